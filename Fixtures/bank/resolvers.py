@@ -1,0 +1,89 @@
+"""GraphQL resolvers over the same per-user state the REST routes use.
+
+Resolvers receive ``info.context`` (a ``Context``) and run under the tenant's state lock,
+held by the caller for the whole execution. ``BankError`` becomes a GraphQL error whose
+``extensions.code`` is the upper-cased REST error code.
+"""
+
+from dataclasses import dataclass
+
+from graphql import GraphQLError
+
+from bank import Bank, UserBank, amount_to_cents
+
+
+@dataclass
+class Context:
+    bank: Bank
+    user: UserBank
+    language: str  # "en" or "fr", from Accept-Language
+
+
+def _user(info) -> UserBank:
+    return info.context.user
+
+
+def account(_root, info, id):
+    found = _user(info).accounts.get(id)
+    if found is None:
+        raise GraphQLError("not found", extensions={"code": "NOT_FOUND"})
+    return found
+
+
+def flaky(_root, _info):
+    raise GraphQLError("flaky field failed", extensions={"code": "FLAKY"})
+
+
+def make_payment(_root, info, input):
+    cents = amount_to_cents(input["amount"])
+    account_obj, tx = _user(info).make_payment(input["fromAccountId"], input["payeeId"], cents, input.get("reference"))
+    return {"account": account_obj, "transaction": tx}
+
+
+def update_profile(_root, info, input):
+    return _user(info).update_profile(dict(input), replace=False)
+
+
+def add_payee(_root, info, input):
+    return _user(info).add_payee(input["name"], input["bsb"], input["accountNumber"])
+
+
+def delete_card(_root, info, id):
+    return {"id": _user(info).delete_card(id).id, "deleted": True}
+
+
+def notifications(_root, info, unreadOnly=False):
+    items = _user(info).notifications.values()
+    return [n for n in items if not (unreadOnly and n.read)]
+
+
+RESOLVERS = {
+    ("Query", "me"): lambda _root, info: _user(info).user,
+    ("Query", "accounts"): lambda _root, info: list(_user(info).accounts.values()),
+    ("Query", "account"): account,
+    ("Query", "transactions"): lambda _root, info, accountId, first=20, after=None:
+        _user(info).transactions_after(accountId, first, after),
+    ("Query", "cards"): lambda _root, info: list(_user(info).cards.values()),
+    ("Query", "payees"): lambda _root, info: list(_user(info).payees.values()),
+    ("Query", "scheduledPayments"): lambda _root, info: list(_user(info).scheduled.values()),
+    ("Query", "profile"): lambda _root, info: _user(info).profile,
+    ("Query", "statements"): lambda _root, info, accountId=None: _user(info).statements_for(accountId),
+    ("Query", "offers"): lambda _root, info: list(_user(info).offers.values()),
+    ("Query", "notifications"): notifications,
+    ("Query", "featureFlags"): lambda _root, info: info.context.bank.flags,
+    ("Query", "payments"): lambda _root, info: _user(info).payment_list(),
+    ("Query", "node"): lambda _root, info, id: _user(info).find_node(id),
+    ("Query", "search"): lambda _root, info, term: _user(info).search(term),
+    ("Query", "flaky"): flaky,
+    ("Account", "transactions"): lambda acc, info, first=20, after=None:
+        _user(info).transactions_after(acc.id, first, after),
+    ("ScheduledPayment", "payee"): lambda sp, info: _user(info).payees[sp.payeeId],
+    ("Offer", "title"): lambda offer, info: offer.titles[info.context.language],
+    ("Offer", "description"): lambda offer, info: offer.descriptions[info.context.language],
+    ("User", "profile"): lambda _user_obj, info: _user(info).profile,
+    ("User", "accounts"): lambda _user_obj, info: list(_user(info).accounts.values()),
+    ("Mutation", "makePayment"): make_payment,
+    ("Mutation", "updateProfile"): update_profile,
+    ("Mutation", "addPayee"): add_payee,
+    ("Mutation", "deleteCard"): delete_card,
+}

@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Self-check of the fixture server, without pytest: ``python3 Fixtures/bank/test_server.py``.
+
+Starts ``server.py --port 0`` as a child, runs every check against it over real HTTP, stops
+it with SIGTERM, prints ``N passed, N failed`` and exits 0 only when all checks passed.
+Each check uses its own tenant, so the checks are independent of each other.
+"""
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+READY = re.compile(r"^UCACHE_FIXTURE_READY url=http://127\.0\.0\.1:(\d+) port=(\d+)$")
+ALICE, BOB, BENCH = "token-alice", "token-bob", "token-bench"
+CHECKS = []
+
+
+def check(function):
+    CHECKS.append(function)
+    return function
+
+
+class Client:
+    """Keep-alive HTTP client bound to one tenant (``/t/<tenant>`` prefix)."""
+
+    def __init__(self, port: int, tenant: str = ""):
+        self.port = port
+        self.prefix = f"/t/{tenant}" if tenant else ""
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+    def call(self, method, path, token=None, body=None, headers=None):
+        all_headers = dict(headers or {})
+        if token:
+            all_headers["Authorization"] = f"Bearer {token}"
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+            all_headers.setdefault("Content-Type", "application/json")
+        self.conn.request(method, self.prefix + path, body=body, headers=all_headers)
+        response = self.conn.getresponse()
+        raw = response.read()
+        parsed = None
+        if raw and "json" in (response.getheader("Content-Type") or ""):
+            parsed = json.loads(raw)
+        return response.status, response, parsed, raw
+
+    def get(self, path, token=None, headers=None):
+        return self.call("GET", path, token, headers=headers)
+
+    def gql(self, query, token=ALICE, variables=None, operation=None):
+        body = {"query": query, "variables": variables, "operationName": operation}
+        return self.call("POST", "/graphql", token, body)
+
+    def control(self, method, path, body=None):
+        return self.call(method, "/__control/" + path, body=body)[2]
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def raw_exchange(port: int, request: bytes) -> tuple:
+    """Sends raw bytes, reads until the server closes; returns (bytes, error name or None)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    sock.sendall(request)
+    chunks, error = [], None
+    try:
+        while True:
+            data = sock.recv(65536)
+            if not data:
+                break
+            chunks.append(data)
+    except ConnectionResetError:
+        error = "reset"
+    finally:
+        sock.close()
+    return b"".join(chunks), error
+
+
+# REST ------------------------------------------------------------------------------------
+
+@check
+def accounts_are_per_user_and_need_a_token(c: Client):
+    status, response, body, _ = c.get("/api/accounts", ALICE)
+    expect(status == 200 and [a["id"] for a in body] == ["101", "102"], f"alice accounts {status} {body}")
+    expect(response.getheader("Cache-Control") == "private, max-age=60", "accounts Cache-Control")
+    expect(body[0]["accountToken"] == "atok-101" and body[0]["currency"] == "AUD", "account fields")
+    status, response, body, _ = c.get("/api/accounts")
+    expect(status == 401 and body["error"] == "unauthorized", "401 without token")
+    expect(response.getheader("WWW-Authenticate") == "Bearer", "WWW-Authenticate")
+    expect(c.get("/api/accounts", "token-wrong")[0] == 401, "401 with wrong token")
+    expect(c.get("/api/accounts/101", BOB)[0] == 404, "bob must not see alice's account")
+
+
+@check
+def etag_revalidation_answers_304(c: Client):
+    _, response, _, _ = c.get("/api/accounts/101", ALICE)
+    etag = response.getheader("ETag")
+    expect(etag, "ETag present")
+    status, response, _, raw = c.get("/api/accounts/101", ALICE, {"If-None-Match": etag})
+    expect(status == 304 and raw == b"" and response.getheader("ETag") == etag, "304 on matching ETag")
+    status, _, body, _ = c.get("/api/accounts/by-token/atok-101", ALICE)
+    expect(status == 200 and body["id"] == "101", "by-token lookup")
+    expect(c.get("/api/accounts/by-token/101", ALICE)[0] == 404, "an id is not a token")
+
+
+@check
+def balances_transactions_and_pagination(c: Client):
+    status, response, body, _ = c.get("/api/accounts/101/balance", ALICE)
+    expect(body == {"accountId": "101", "accountToken": "atok-101", "balance": 2500.0, "availableBalance": 2450.0,
+                    "currency": "AUD"}, f"balance {body}")
+    expect(response.getheader("Cache-Control") == "private, max-age=30", "balance Cache-Control")
+    _, _, page, _ = c.get("/api/accounts/101/transactions?page=2&pageSize=20", ALICE)
+    expect(page["total"] == 25 and len(page["items"]) == 5 and page["nextPage"] is None, f"page 2 {page}")
+    expect(page["items"][0]["id"] == "tx-101-21", "page 2 starts at the 21st transaction")
+    _, _, page, _ = c.get("/api/accounts/101/transactions", ALICE)
+    expect(page["pageSize"] == 20 and page["nextPage"] == 2, "default page size")
+    expect(c.get("/api/accounts/101/transactions?page=0", ALICE)[0] == 400, "page 0 rejected")
+
+
+@check
+def payments_move_money_and_fail_cleanly(c: Client):
+    payment = {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 100.25, "reference": "rent"}
+    status, _, body, _ = c.call("POST", "/api/payments", ALICE, payment)
+    expect(status == 201 and body["account"]["balance"] == 2399.75, f"payment {status} {body}")
+    expect(body["account"]["availableBalance"] == 2349.75 and body["transaction"]["amount"] == -100.25, "amounts")
+    for amount, code in ((1_000_000, "insufficient_funds"), (0, "invalid_amount"), (-5, "invalid_amount")):
+        status, _, body, _ = c.call("POST", "/api/payments", ALICE, {**payment, "amount": amount})
+        expect(status == 422 and body["code"] == code, f"amount {amount}: {status} {body}")
+    status, _, body, _ = c.call("POST", "/api/payments", ALICE, {**payment, "payeeId": "payee-bob-1"})
+    expect(status == 404 and body["code"] == "payee_not_found", "unknown payee")
+    expect(c.call("POST", "/api/payments", ALICE, {**payment, "fromAccountId": "201"})[0] == 404, "bob's account")
+    expect(c.call("POST", "/api/payments", ALICE, b"{nope")[0] == 400, "bad JSON")
+    _, _, balance, _ = c.get("/api/accounts/101/balance", ALICE)
+    expect(balance["balance"] == 2399.75, "failed payments changed nothing")
+    _, _, payments, _ = c.get("/api/payments", ALICE)
+    expect([p["id"] for p in payments] == ["pay-alice-2", "pay-alice-1"], f"payment list {payments}")
+    _, _, result, _ = c.gql('{ account(id: "101") { balance transactions(first: 1) { description } } }')
+    expect(result["data"]["account"]["balance"] == 2399.75, "REST payment visible through GraphQL")
+    expect(result["data"]["account"]["transactions"][0]["description"] == "Payment to Electricity Co - rent", "tx")
+
+
+@check
+def payees_cards_and_profile_edits(c: Client):
+    status, _, body, _ = c.call("POST", "/api/payees", ALICE, {"name": "Gym", "bsb": "012-003",
+                                                               "accountNumber": "555"})
+    expect(status == 201 and body["id"] == "payee-alice-4", f"new payee {body}")
+    expect(c.call("POST", "/api/payees", ALICE, {"name": "Gym"})[0] == 400, "payee missing fields")
+    expect(len(c.get("/api/payees", ALICE)[2]) == 4, "payee listed")
+    expect(c.call("DELETE", "/api/cards/card-alice-1", ALICE)[0] == 204, "card deleted")
+    expect(c.call("DELETE", "/api/cards/card-alice-1", ALICE)[0] == 404, "card already gone")
+    _, response, profile, _ = c.get("/api/profile", ALICE)
+    last_modified = response.getheader("Last-Modified")
+    expect(c.get("/api/profile", ALICE, {"If-Modified-Since": last_modified})[0] == 304, "If-Modified-Since 304")
+    status, _, profile, _ = c.call("PATCH", "/api/profile", ALICE, {"phone": "+61 1"})
+    expect(status == 200 and profile["phone"] == "+61 1" and profile["email"] == "alice@example.com", "PATCH")
+    expect(c.get("/api/profile", ALICE, {"If-Modified-Since": last_modified})[0] == 200, "edit is newer")
+    expect(c.call("PUT", "/api/profile", ALICE, {"displayName": "A"})[0] == 400, "PUT needs email")
+    expect(c.call("PATCH", "/api/profile", ALICE, {"email": "no-at"})[0] == 400, "email validated")
+    _, _, result, _ = c.gql("{ profile { phone } }")
+    expect(result["data"]["profile"]["phone"] == "+61 1", "profile edit visible through GraphQL")
+
+
+@check
+def headers_of_offers_notifications_and_flags(c: Client):
+    _, response, offers, _ = c.get("/api/offers", ALICE, {"Accept-Language": "fr-FR,fr;q=0.9"})
+    expect(offers[0]["title"] == "Intérêts bonus" and response.getheader("Vary") == "Accept-Language", "fr offers")
+    expect(c.get("/api/offers", ALICE)[2][0]["title"] == "Bonus interest", "en offers")
+    expect(c.get("/api/notifications", ALICE)[1].getheader("Cache-Control") == "no-store", "no-store")
+    status, response, flags, _ = c.get("/api/feature-flags")
+    expect(status == 200 and response.getheader("Cache-Control") == "public, max-age=300", "public flags")
+    expect(c.get("/api/feature-flags", headers={"If-None-Match": response.getheader("ETag")})[0] == 304, "flags 304")
+    for path in ("/api/cards", "/api/scheduled-payments", "/api/statements?accountId=101"):
+        status, _, body, _ = c.get(path, BOB if path == "/api/cards" else ALICE)
+        expect(status == 200 and body, f"{path} {status}")
+    expect(c.get("/api/statements?accountId=201", ALICE)[0] == 404, "statements of another user's account")
+
+
+@check
+def utility_routes(c: Client):
+    status, response, echo, _ = c.call("PUT", "/api/echo?a=1&a=2&set_header=X-Test:yes&status=201", body=b"\xff\x00",
+                                       headers={"X-Multi": "1"})
+    expect(status == 201 and response.getheader("X-Test") == "yes", "echo status and header")
+    expect(echo["method"] == "PUT" and echo["query"]["a"] == ["1", "2"] and echo["bodyBase64"] == "/wA=", "echo")
+    expect(echo["headers"]["x-multi"] == "1" and echo["bodyLength"] == 2, "echo headers")
+    status, response, _, _ = c.get("/api/redirect?n=2&to=/api/echo")
+    expect(status == 302 and response.getheader("Location").startswith(c.prefix + "/api/redirect?n=1"), "redirect")
+    _, response, _, _ = c.get("/api/cookies/set?name=session&value=abc")
+    expect(response.getheader("Set-Cookie") == "session=abc; Path=/", "Set-Cookie")
+    expect(c.get("/api/cookies", headers={"Cookie": "a=1; b=2"})[2] == {"cookies": {"a": "1", "b": "2"}}, "cookies")
+    status, _, _, raw = c.get("/api/bytes?n=1000")
+    expect(status == 200 and len(raw) == 1000 and raw[:3] == b"\x00\x01\x02", "bytes")
+    expect(c.get("/api/status/503")[0] == 503 and c.get("/api/status/204")[0] == 204, "status route")
+
+
+# GraphQL ---------------------------------------------------------------------------------
+
+@check
+def graphql_reads_and_errors(c: Client):
+    status, _, result, _ = c.gql("query AccountSummary { me { id accounts { id type } } }")
+    expect(status == 200 and result["data"]["me"]["accounts"][1]["type"] == "SAVINGS", f"me {result}")
+    status, _, result, _ = c.gql('{ flaky account(id: "201") { id } accounts { id } }')
+    expect(status == 200 and result["data"]["flaky"] is None and result["data"]["account"] is None, "partial")
+    expect({e["path"][0] for e in result["errors"]} == {"flaky", "account"}, "errors with paths")
+    expect(result["data"]["accounts"], "partial data kept")
+    expect(c.gql("{ accounts { id }", ALICE)[0] == 400, "syntax error is 400")
+    expect(c.gql("{ nope }")[0] == 400, "validation error is 400")
+    expect(c.call("POST", "/graphql", ALICE, b"{not json")[0] == 400, "bad JSON is 400")
+    expect(c.gql("{ me { id } }", token=None)[0] == 401, "no token is 401")
+    status, _, result, _ = c.gql('{ node(id: "card-alice-2") { __typename id } search(term: "bob") '
+                                 "{ __typename ... on Payee { name } } }")
+    expect(result["data"]["node"]["__typename"] == "Card", "node")
+    expect(result["data"]["search"] == [{"__typename": "Payee", "name": "Bob Smith"}], "search")
+    status, _, result, _ = c.get("/graphql?query=%7B%20me%20%7B%20id%20%7D%20%7D", ALICE)
+    expect(status == 200 and result["data"]["me"]["id"] == "alice", "GET query")
+
+
+@check
+def graphql_mutations_are_visible_through_rest(c: Client):
+    mutation = ("mutation Pay($input: PaymentInput!) { makePayment(input: $input) "
+                "{ account { id balance } transaction { id amount } } }")
+    variables = {"input": {"fromAccountId": "102", "payeeId": "payee-alice-2", "amount": 50}}
+    _, _, result, _ = c.gql(mutation, variables=variables)
+    expect(result["data"]["makePayment"]["account"]["balance"] == 9950.0, f"mutation {result}")
+    expect(c.get("/api/accounts/102/balance", ALICE)[2]["balance"] == 9950.0, "visible through REST")
+    variables["input"]["amount"] = 1e9
+    _, _, result, _ = c.gql(mutation, variables=variables)
+    expect(result["data"] is None and result["errors"][0]["extensions"]["code"] == "INSUFFICIENT_FUNDS", "funds")
+    _, _, result, _ = c.gql('mutation { deleteCard(id: "card-alice-2") { id deleted } }')
+    expect(result["data"]["deleteCard"] == {"id": "card-alice-2", "deleted": True}, "deleteCard")
+    expect(len(c.get("/api/cards", ALICE)[2]) == 2, "card gone from REST")
+
+
+@check
+def bench_user_has_a_hundred_accounts(c: Client):
+    query = "{ accounts { id transactions(first: 20) { id amount } } }"
+    _, _, result, _ = c.gql(query, token=BENCH)
+    accounts = result["data"]["accounts"]
+    expect(len(accounts) == 100 and all(len(a["transactions"]) == 20 for a in accounts), "bench data")
+
+
+# Tenants and control ----------------------------------------------------------------------
+
+@check
+def tenants_are_isolated(c: Client):
+    other = Client(c.port, c.prefix[3:] + "-other")
+    c.call("POST", "/api/payments", ALICE, {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 1})
+    expect(c.get("/api/accounts/101", ALICE)[2]["balance"] == 2499.0, "paid in this tenant")
+    expect(other.get("/api/accounts/101", ALICE)[2]["balance"] == 2500.0, "other tenant untouched")
+    expect(other.control("GET", "counters")["requests"] == 1, "other tenant's own counters")
+    expect(c.get("/t/bad!name/api/echo")[0] == 400, "invalid tenant rejected")
+
+
+@check
+def counters_count_routes_operations_statuses_and_connections(c: Client):
+    c.get("/api/accounts", ALICE)
+    c.get("/api/accounts/101/balance", ALICE)
+    c.gql("query AccountSummary { accounts { id } }")
+    c.gql("{ me { id } }")
+    c.gql("query A { me { id } } query B { cards { id } }", operation="B")
+    c.get("/api/accounts")
+    second = Client(c.port, c.prefix[3:])
+    second.get("/api/feature-flags")
+    counters = c.control("GET", "counters")
+    expect(counters["requests"] == 7, f"requests {counters}")
+    expect(counters["routes"] == {"GET /api/accounts": 2, "GET /api/accounts/101/balance": 1, "POST /graphql": 3,
+                                  "GET /api/feature-flags": 1}, f"routes {counters['routes']}")
+    expect(counters["operations"] == {"AccountSummary": 1, "<anonymous>": 1, "B": 1}, "operations")
+    expect(counters["statuses"] == {"200": 6, "401": 1}, f"statuses {counters['statuses']}")
+    expect(counters["connections"] == 2, f"connections {counters['connections']}")
+    c.control("POST", "reset?counters=only")
+    expect(c.control("GET", "counters")["requests"] == 0, "counters reset")
+
+
+@check
+def reset_restores_the_seed(c: Client):
+    c.call("POST", "/api/payments", ALICE, {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 5})
+    c.control("POST", "faults", {"route": "GET /api/cards", "fault": {"type": "status", "status": 500}})
+    c.control("POST", "reset")
+    expect(c.get("/api/accounts/101", ALICE)[2]["balance"] == 2500.0, "balance back to seed")
+    expect(c.get("/api/cards", ALICE)[0] == 200 and c.control("GET", "faults") == [], "faults cleared")
+
+
+@check
+def latency_applies_to_matching_requests_only(c: Client):
+    c.control("POST", "latency", {"ms": 200, "route": "GET /api/accounts*"})
+    started = time.monotonic()
+    c.get("/api/accounts/101/balance", ALICE)
+    expect(time.monotonic() - started >= 0.19, "matching request delayed")
+    started = time.monotonic()
+    c.get("/api/cards", ALICE)
+    unmatched = time.monotonic() - started
+    c.control("POST", "latency", {"ms": 0})
+    expect(unmatched < 0.19 and c.control("GET", "latency") == [], "other routes not delayed; cleared")
+
+
+@check
+def status_malformed_and_operation_faults(c: Client):
+    c.control("POST", "faults", {"route": "GET /api/cards", "count": 2,
+                                 "fault": {"type": "status", "status": 503, "body": {"x": 1}}})
+    expect(c.get("/api/cards", ALICE)[:3:2] == (503, {"x": 1}) and c.get("/api/cards", ALICE)[0] == 503, "503 x2")
+    expect(c.get("/api/cards", ALICE)[0] == 200, "fault used up")
+    c.control("POST", "faults", {"route": "/api/payees", "fault": {"type": "malformed"}})
+    status, _, _, raw = c.call("GET", "/api/payees", ALICE, headers={"Accept": "*/*"}) if False else (0, 0, 0, 0)
+    c.conn.request("GET", c.prefix + "/api/payees", headers={"Authorization": "Bearer token-alice"})
+    response = c.conn.getresponse()
+    raw = response.read()
+    try:
+        json.loads(raw)
+        expect(False, "malformed body parsed as JSON")
+    except json.JSONDecodeError:
+        pass
+    c.control("POST", "faults", {"operation": "Summary", "fault": {"type": "status", "status": 502}})
+    expect(c.gql("query Other { me { id } }")[0] == 200, "other operation not faulted")
+    expect(c.gql("query Summary { me { id } }")[0] == 502, "operation faulted")
+
+
+@check
+def connection_faults(c: Client):
+    port, prefix = c.port, c.prefix
+    request = (f"GET {prefix}/api/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer token-alice\r\n\r\n").encode()
+    c.control("POST", "faults", {"route": "GET /api/accounts", "fault": {"type": "drop"}})
+    expect(raw_exchange(port, request) == (b"", None), "drop closes without bytes")
+    c.control("POST", "faults", {"route": "GET /api/accounts", "fault": {"type": "reset"}})
+    data, error = raw_exchange(port, request)
+    expect(data == b"" and error == "reset", f"reset gives RST ({error})")
+    c.control("POST", "faults", {"route": "GET /api/accounts", "fault": {"type": "truncate"}})
+    data, _ = raw_exchange(port, request)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"Content-Length: (\d+)", head).group(1))
+    expect(0 < len(body) < length, f"truncated body {len(body)} of {length}")
+    c.control("POST", "faults", {"route": "GET /api/accounts", "fault": {"type": "oversize-chunked", "bytes": 70000}})
+    status, response, _, raw = c.get("/api/accounts", ALICE)
+    expect(len(raw) == 70000 and response.getheader("Transfer-Encoding") == "chunked", "oversize-chunked")
+    c.control("POST", "faults", {"route": "GET /api/accounts", "fault": {"type": "oversize", "bytes": 5000}})
+    expect(len(c.get("/api/accounts", ALICE)[3]) == 5000, "oversize")
+    c.control("POST", "faults", {"route": "GET /api/accounts",
+                                 "fault": {"type": "drip", "bytes": 6, "interval_ms": 50, "chunk": 2}})
+    started = time.monotonic()
+    raw = c.get("/api/accounts", ALICE)[3]
+    expect(len(raw) == 6 and time.monotonic() - started >= 0.14, "drip is slow and complete")
+    counters = c.control("GET", "counters")
+    expect(counters["routes"]["GET /api/accounts"] == 6 and "200" in counters["statuses"], "faulted are counted")
+    bad = c.call("POST", "/__control/faults", body={"fault": {"type": "explode"}})
+    expect(bad[0] == 400 and bad[2]["code"] == "invalid_rule", "unknown fault type rejected")
+
+
+# Runner ----------------------------------------------------------------------------------
+
+def start_server():
+    process = subprocess.Popen([sys.executable, os.path.join(HERE, "server.py"), "--port", "0",
+                                "--exit-on-stdin-eof"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline().rstrip("\n")
+    found = READY.match(line)
+    if not found or found.group(1) != found.group(2):
+        process.kill()
+        raise SystemExit(f"bad ready line: {line!r}")
+    return process, int(found.group(1))
+
+
+def stop_server(process) -> list:
+    started = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    code = process.wait(timeout=5)
+    elapsed = time.monotonic() - started
+    return [] if code == 0 and elapsed < 1.0 else [f"SIGTERM: exit {code} after {elapsed:.2f}s"]
+
+
+def main() -> int:
+    process, port = start_server()
+    failures = []
+    try:
+        for function in CHECKS:
+            client = Client(port, f"check-{function.__name__[:40]}-{uuid.uuid4().hex[:8]}")
+            try:
+                function(client)
+                print(f"ok    {function.__name__}")
+            except Exception as error:  # report every failing check, not only the first
+                failures.append(function.__name__)
+                print(f"FAIL  {function.__name__}: {type(error).__name__}: {error}")
+    finally:
+        shutdown = stop_server(process)
+    for problem in shutdown:
+        print(f"FAIL  shutdown: {problem}")
+    failed = len(failures) + len(shutdown)
+    print(f"{len(CHECKS) + 1 - failed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+import CCurl
+import Foundation
+
+/// The upstream cookies of one user session, kept by libcurl's cookie engine.
+///
+/// A BFF calls upstreams on behalf of many users; each session gets its own jar so one user's
+/// upstream cookies are never sent for another. Clearing it is part of logout.
+public final class CookieJar: Sendable, CustomStringConvertible {
+    /// One stored cookie. Its value is a secret: ``description`` never prints it.
+    public struct Cookie: Sendable, Equatable, CustomStringConvertible {
+        public var domain: String
+        public var path: String
+        public var isSecure: Bool
+        /// Seconds since 1970; zero for a session cookie.
+        public var expires: Int
+        public var name: String
+        public var value: String
+
+        public var description: String { "Cookie(\(name) for \(domain)\(path))" }
+    }
+
+    let share: ShareHandle
+
+    /// Creates an empty jar.
+    public init() {
+        CurlGlobal.initializeOnce()
+        self.share = ShareHandle()
+    }
+
+    /// Forgets every cookie in the jar.
+    public func clear() {
+        withEngineHandle { easy in
+            _ = ucc_easy_setopt_string(easy, CURLOPT_COOKIELIST, "ALL")
+        }
+    }
+
+    /// The cookies the jar holds now.
+    public func cookies() -> [Cookie] {
+        withEngineHandle { easy in
+            var list: UnsafeMutablePointer<curl_slist>?
+            guard ucc_easy_getinfo_slist(easy, CURLINFO_COOKIELIST, &list) == CURLE_OK else { return [] }
+            defer { curl_slist_free_all(list) }
+            var cookies: [Cookie] = []
+            var node = list
+            while let current = node {
+                if let data = current.pointee.data, let cookie = Self.parseNetscapeLine(String(cString: data)) {
+                    cookies.append(cookie)
+                }
+                node = current.pointee.next
+            }
+            return cookies
+        }
+    }
+
+    /// Counts only: cookie values are secrets.
+    public var description: String { "CookieJar(\(cookies().count) cookies)" }
+
+    /// A temporary easy handle attached to the jar's share, to reach the cookie engine outside a transfer.
+    private func withEngineHandle<T>(_ body: (UnsafeMutableRawPointer) -> T) -> T {
+        guard let easy = curl_easy_init() else { preconditionFailure("libcurl could not allocate an easy handle") }
+        defer { curl_easy_cleanup(easy) }
+        _ = ucc_easy_setopt_share(easy, share.handle)
+        _ = ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "")
+        return body(easy)
+    }
+
+    /// `domain \t includeSubdomains \t path \t secure \t expires \t name \t value`
+    static func parseNetscapeLine(_ line: String) -> Cookie? {
+        let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+        guard fields.count >= 7 else { return nil }
+        var domain = String(fields[0])
+        if domain.hasPrefix("#HttpOnly_") { domain.removeFirst("#HttpOnly_".count) }
+        return Cookie(
+            domain: domain,
+            path: String(fields[2]),
+            isSecure: fields[3] == "TRUE",
+            expires: Int(fields[4]) ?? 0,
+            name: String(fields[5]),
+            value: String(fields[6])
+        )
+    }
+}
+
+/// A libcurl share handle for cookies, with locking so transfers on the loop thread and `clear()`
+/// from any other thread never touch the cookie store at once.
+///
+/// `@unchecked Sendable` is sound: libcurl serialises every access to shared data through the lock
+/// callbacks installed here (one `NSLock` per `curl_lock_data` kind), and the handle itself is
+/// immutable after `init` until `deinit`.
+final class ShareHandle: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+    private let locks: LockSet
+
+    init() {
+        guard let handle = curl_share_init() else { preconditionFailure("libcurl could not allocate a share handle") }
+        self.handle = handle
+        self.locks = LockSet()
+        _ = ucc_share_setopt_lock_data(handle, CURLSHOPT_SHARE, CURL_LOCK_DATA_COOKIE)
+        _ = ucc_share_setopt_userdata(handle, Unmanaged.passUnretained(locks).toOpaque())
+        _ = ucc_share_setopt_lock_function(
+            handle,
+            { _, data, _, userData in
+                guard let userData else { return }
+                Unmanaged<LockSet>.fromOpaque(userData).takeUnretainedValue().lock(Int(data.rawValue))
+            })
+        _ = ucc_share_setopt_unlock_function(
+            handle,
+            { _, data, userData in
+                guard let userData else { return }
+                Unmanaged<LockSet>.fromOpaque(userData).takeUnretainedValue().unlock(Int(data.rawValue))
+            })
+    }
+
+    deinit {
+        // Every transfer that used the share held the jar and detached the share when it ended.
+        let code = curl_share_cleanup(handle)
+        assert(code == CURLSHE_OK, "a cookie jar was released while a handle still used it")
+    }
+}
+
+/// One lock per kind of shared data, as libcurl may hold two kinds at once.
+final class LockSet: Sendable {
+    private let locks: [NSLock] = (0..<8).map { _ in NSLock() }
+
+    func lock(_ kind: Int) { locks[min(max(kind, 0), locks.count - 1)].lock() }
+    func unlock(_ kind: Int) { locks[min(max(kind, 0), locks.count - 1)].unlock() }
+}

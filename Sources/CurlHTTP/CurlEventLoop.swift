@@ -1,0 +1,209 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One thread that drives a `curl_multi` handle: it adds submitted transfers, removes cancelled ones,
+/// runs libcurl, and resumes each finished transfer's waiter.
+///
+/// Other threads talk to it only through `state` (a `Mutex`) followed by `curl_multi_wakeup`, which
+/// libcurl documents as callable from any thread. Everything else about the multi handle and the
+/// running transfers belongs to the loop thread.
+final class CurlEventLoop: Sendable {
+    private struct State {
+        var submissions: [Transfer] = []
+        var cancellations: [Transfer] = []
+        var stopRequested = false
+        var isRunning = true
+        var onStopped: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let multi: MultiHandle
+    private let state = Mutex(State())
+    let easyHandles: EasyHandlePool
+
+    init(configuration: CurlHTTPClient.Configuration) throws(CurlHTTPError) {
+        CurlGlobal.initializeOnce()
+        guard let handle = curl_multi_init() else {
+            throw CurlHTTPError(.other, "libcurl could not create a multi handle.")
+        }
+        _ = ucc_multi_setopt_long(handle, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maximumConnectionsPerHost)
+        _ = ucc_multi_setopt_long(handle, CURLMOPT_MAX_TOTAL_CONNECTIONS, configuration.maximumTotalConnections)
+        _ = ucc_multi_setopt_long(handle, CURLMOPT_MAXCONNECTS, configuration.connectionPoolSize)
+        if configuration.enableHTTP2 {
+            _ = ucc_multi_setopt_long(handle, CURLMOPT_PIPELINING, ucc_pipe_multiplex)
+        }
+        self.multi = MultiHandle(handle: handle)
+        self.easyHandles = EasyHandlePool(capacity: 64)
+
+        let thread = Thread { [self] in self.run() }
+        thread.name = "CurlHTTP event loop"
+        thread.start()
+    }
+
+    // MARK: Any thread
+
+    /// Hands a configured transfer to the loop; throws `shutdown` once the loop is stopping.
+    func submit(_ transfer: Transfer) throws(CurlHTTPError) {
+        let accepted = state.withLock { state in
+            guard !state.stopRequested else { return false }
+            state.submissions.append(transfer)
+            curl_multi_wakeup(multi.handle)
+            return true
+        }
+        guard accepted else { throw CurlHTTPError(.shutdown, "The client has been shut down.") }
+    }
+
+    /// Asks the loop to remove a running transfer and fail it with `cancelled`.
+    func cancel(_ transfer: Transfer) {
+        state.withLock { state in
+            guard state.isRunning else { return }
+            state.cancellations.append(transfer)
+            curl_multi_wakeup(multi.handle)
+        }
+    }
+
+    /// Stops the loop: transfers not yet finished fail with `shutdown`. Does not wait.
+    func requestStop() {
+        state.withLock { state in
+            guard state.isRunning, !state.stopRequested else { return }
+            state.stopRequested = true
+            curl_multi_wakeup(multi.handle)
+        }
+    }
+
+    /// Stops the loop and waits until its thread has released libcurl.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                guard state.isRunning else { return true }
+                state.onStopped.append(continuation)
+                if !state.stopRequested {
+                    state.stopRequested = true
+                    curl_multi_wakeup(multi.handle)
+                }
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    // MARK: Loop thread
+
+    private func run() {
+        let running = RunningTransfers()
+        while true {
+            let (submissions, cancellations, stop) = state.withLock { state in
+                defer {
+                    state.submissions.removeAll(keepingCapacity: true)
+                    state.cancellations.removeAll(keepingCapacity: true)
+                }
+                return (state.submissions, state.cancellations, state.stopRequested)
+            }
+            for transfer in submissions { start(transfer, in: running) }
+            for transfer in cancellations {
+                guard running.remove(transfer) else { continue }
+                detach(transfer)
+                transfer.finish(
+                    .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
+            }
+            if stop { break }
+
+            var stillRunning: Int32 = 0
+            curl_multi_perform(multi.handle, &stillRunning)
+            collectFinished(running)
+            curl_multi_poll(multi.handle, nil, 0, 1000, nil)
+        }
+        shutDown(running)
+    }
+
+    private func start(_ transfer: Transfer, in running: RunningTransfers) {
+        guard transfer.markRunning() else {
+            transfer.finish(
+                .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
+            easyHandles.recycle(transfer.easy)
+            return
+        }
+        let code = curl_multi_add_handle(multi.handle, transfer.easy)
+        guard code == CURLM_OK else {
+            let message = String(cString: curl_multi_strerror(code))
+            transfer.finish(
+                .failure(
+                    CurlHTTPError(
+                        .other, "libcurl refused the transfer.", curlCode: Int(code.rawValue),
+                        curlMessage: message)))
+            easyHandles.recycle(transfer.easy)
+            return
+        }
+        running.insert(transfer)
+    }
+
+    private func collectFinished(_ running: RunningTransfers) {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(multi.handle, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
+                let transfer = running.remove(easy: easy)
+            else { continue }
+            let result = ucc_multi_message_result(message)
+            // Read what libcurl knows before the handle is detached and reset.
+            let outcome: Transfer.Outcome =
+                result == CURLE_OK
+                ? .success(ResponseAssembly.response(of: transfer))
+                : .failure(CurlCodeMapping.error(for: result, transfer: transfer))
+            detach(transfer)
+            transfer.finish(outcome)
+        }
+    }
+
+    private func detach(_ transfer: Transfer) {
+        curl_multi_remove_handle(multi.handle, transfer.easy)
+        easyHandles.recycle(transfer.easy)
+    }
+
+    private func shutDown(_ running: RunningTransfers) {
+        let error = CurlHTTPError(.shutdown, "The client was shut down before the request finished.")
+        for transfer in running.removeAll() {
+            detach(transfer)
+            transfer.finish(.failure(error))
+        }
+        let (pending, waiters) = state.withLock { state in
+            state.isRunning = false
+            defer {
+                state.submissions.removeAll()
+                state.onStopped.removeAll()
+            }
+            return (state.submissions, state.onStopped)
+        }
+        for transfer in pending {
+            transfer.finish(.failure(error))
+            easyHandles.recycle(transfer.easy)
+        }
+        curl_multi_cleanup(multi.handle)
+        easyHandles.drain()
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// The multi handle pointer. `@unchecked Sendable` is sound: only the loop thread uses it, except
+/// `curl_multi_wakeup`, which is thread-safe, and which is only called under the loop's state lock while
+/// `isRunning` is true, i.e. before `curl_multi_cleanup` (which happens after `isRunning` turns false).
+struct MultiHandle: @unchecked Sendable {
+    let handle: UnsafeMutableRawPointer
+}
+
+/// The transfers currently on the multi handle, keyed by easy handle. Owned by the loop thread.
+final class RunningTransfers {
+    private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
+
+    func insert(_ transfer: Transfer) { byHandle[transfer.easy] = transfer }
+    /// Removes this very transfer; a recycled handle may already serve a newer one.
+    func remove(_ transfer: Transfer) -> Bool {
+        guard byHandle[transfer.easy] === transfer else { return false }
+        byHandle[transfer.easy] = nil
+        return true
+    }
+    func remove(easy: UnsafeMutableRawPointer) -> Transfer? { byHandle.removeValue(forKey: easy) }
+    func removeAll() -> [Transfer] {
+        defer { byHandle.removeAll() }
+        return Array(byHandle.values)
+    }
+}

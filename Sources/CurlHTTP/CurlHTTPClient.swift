@@ -1,0 +1,83 @@
+import CCurl
+import Foundation
+
+/// An async HTTP client over libcurl's multi interface.
+///
+/// One dedicated thread drives all transfers, so thousands of concurrent requests cost one thread,
+/// and connections are reused through libcurl's connection cache (keep-alive, HTTP/2 multiplexing).
+/// Requests may be made from any task; cancelling the task removes the transfer.
+///
+/// Named `CurlHTTPClient` so it never clashes with AsyncHTTPClient's `HTTPClient` in Vapor apps.
+public final class CurlHTTPClient: Sendable {
+    /// The settings this client was created with.
+    public let configuration: Configuration
+    private let loop: CurlEventLoop
+
+    /// Creates a client and starts its event-loop thread.
+    ///
+    /// - Throws: ``CurlHTTPError`` with code `other` if libcurl cannot be initialised.
+    public init(configuration: Configuration = Configuration()) throws(CurlHTTPError) {
+        self.configuration = configuration
+        self.loop = try CurlEventLoop(configuration: configuration)
+    }
+
+    deinit {
+        // No request can be in flight: each one keeps the client alive until it returns.
+        loop.requestStop()
+    }
+
+    /// The version of the libcurl this client runs on.
+    public static var libcurlVersion: String { CurlGlobal.version }
+
+    /// Performs a request and returns the complete response, whatever its status.
+    ///
+    /// - Throws: ``CurlHTTPError``: invalid input before any I/O, transport failures, `cancelled` when the
+    ///   task is cancelled, `shutdown` after ``shutdown()``. An HTTP error status is not thrown.
+    public func execute(_ request: Request) async throws(CurlHTTPError) -> Response {
+        let redactedURL = try RequestValidation.validate(request, configuration: configuration)
+        if Task.isCancelled {
+            throw CurlHTTPError(.cancelled, "The task was cancelled before \(redactedURL) was requested.")
+        }
+        guard let easy = loop.easyHandles.take() else {
+            throw CurlHTTPError(.other, "libcurl could not allocate an easy handle.")
+        }
+        let transfer = Transfer(
+            easy: easy,
+            request: request,
+            redactedURL: redactedURL,
+            maximumResponseSize: configuration.maximumResponseSize
+        )
+        do {
+            try EasyHandleSetup.configure(transfer, configuration: configuration)
+        } catch {
+            loop.easyHandles.recycle(easy)
+            throw error
+        }
+
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Transfer.Continuation) in
+                guard transfer.attach(continuation) else {
+                    loop.easyHandles.recycle(easy)
+                    continuation.resume(
+                        returning: .failure(CurlHTTPError(.cancelled, "The request to \(redactedURL) was cancelled.")))
+                    return
+                }
+                do throws(CurlHTTPError) {
+                    try loop.submit(transfer)
+                } catch {
+                    loop.easyHandles.recycle(easy)
+                    transfer.finish(.failure(error))
+                }
+            }
+        } onCancel: {
+            if transfer.requestCancellation() { loop.cancel(transfer) }
+        }
+        return try outcome.get()
+    }
+
+    /// Stops the client: requests in flight fail with `shutdown`, later ones are refused with `shutdown`.
+    /// Returns once the event-loop thread has released libcurl. Calling it again does nothing.
+    public func shutdown() async {
+        await loop.stop()
+    }
+}

@@ -1,0 +1,115 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One request in flight: its easy handle, what has been received, and who is waiting for it.
+///
+/// `@unchecked Sendable` is sound because the mutable fields are confined in time:
+/// - `easy`, `headerList`, the buffers and `errorBuffer` are written by the submitting task while it
+///   configures the transfer, then handed to the event loop through the loop's `Mutex` (which orders
+///   those writes before any read on the loop thread); from then on only the loop thread touches them.
+/// - `phase` (and with it the continuation) is only ever accessed under its own `Mutex`.
+final class Transfer: @unchecked Sendable {
+    typealias Outcome = Result<CurlHTTPClient.Response, CurlHTTPError>
+    typealias Continuation = CheckedContinuation<Outcome, Never>
+
+    enum Phase {
+        /// Configured, not yet on the multi handle; `cancelled` records a cancellation that came first.
+        case pending(Continuation?, cancelled: Bool)
+        /// On the multi handle.
+        case running(Continuation)
+        /// Resumed; nothing may happen any more.
+        case finished
+    }
+
+    let easy: UnsafeMutableRawPointer
+    let request: CurlHTTPClient.Request
+    /// `scheme://host:port/path` of the request, for error messages (no userinfo, no query).
+    let redactedURL: String
+    let maximumResponseSize: Int
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+
+    // Filled by libcurl's callbacks on the loop thread.
+    var status = 0
+    var responseHeaders = CurlHTTPClient.Headers()
+    var body = Data()
+    var exceededMaximumSize = false
+
+    private let phase = Mutex<Phase>(.pending(nil, cancelled: false))
+
+    init(easy: UnsafeMutableRawPointer, request: CurlHTTPClient.Request, redactedURL: String, maximumResponseSize: Int)
+    {
+        self.easy = easy
+        self.request = request
+        self.redactedURL = redactedURL
+        self.maximumResponseSize = maximumResponseSize
+        self.errorBuffer = .allocate(capacity: Int(ucc_error_size))
+        self.errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: Phase transitions (any thread)
+
+    /// Records the waiting continuation; returns false when the task was cancelled before, in which case
+    /// the caller must fail the transfer itself.
+    func attach(_ continuation: Continuation) -> Bool {
+        phase.withLock { phase in
+            guard case .pending(nil, let cancelled) = phase else { preconditionFailure("attached twice") }
+            if cancelled {
+                phase = .finished
+                return false
+            }
+            phase = .pending(continuation, cancelled: false)
+            return true
+        }
+    }
+
+    /// Called by the loop when it adds the handle; false means the transfer was cancelled meanwhile.
+    func markRunning() -> Bool {
+        phase.withLock { phase in
+            guard case .pending(let continuation?, cancelled: false) = phase else { return false }
+            phase = .running(continuation)
+            return true
+        }
+    }
+
+    /// Records a cancellation. Returns true when the transfer is running and the loop must remove it.
+    func requestCancellation() -> Bool {
+        phase.withLock { phase in
+            switch phase {
+            case .pending(let continuation, _):
+                phase = .pending(continuation, cancelled: true)
+                return false
+            case .running:
+                return true
+            case .finished:
+                return false
+            }
+        }
+    }
+
+    /// Resumes the waiter exactly once; later calls do nothing.
+    func finish(_ outcome: Outcome) {
+        let continuation: Continuation? = phase.withLock { phase in
+            defer { phase = .finished }
+            switch phase {
+            case .pending(let continuation, _): return continuation
+            case .running(let continuation): return continuation
+            case .finished: return nil
+            }
+        }
+        continuation?.resume(returning: outcome)
+    }
+
+    /// libcurl's error buffer, with the URL's query and userinfo removed if libcurl echoed them.
+    var curlMessage: String {
+        let text = String(cString: errorBuffer)
+        guard text.contains(request.url) else { return text }
+        return text.replacingOccurrences(of: request.url, with: redactedURL)
+    }
+}

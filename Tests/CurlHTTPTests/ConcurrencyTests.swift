@@ -1,0 +1,28 @@
+import CurlHTTP
+import FixtureSupport
+import Foundation
+import Testing
+
+@Suite("Many requests at once")
+struct ConcurrencyTests {
+    @Test("250 concurrent requests each get their own answer")
+    func manyConcurrentRequests() async throws {
+        let tenant = try await FixtureServer.tenant("concurrent")
+        let client = try CurlHTTPClient()
+        let count = 250
+        let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let response = try await client.execute(.init(url: tenant.url("/api/echo?id=\(index)")))
+                    return (index, try EchoReply(response.body).query["id"]?.first ?? "")
+                }
+            }
+            var answers: [Int: String] = [:]
+            for try await (index, echoed) in group { answers[index] = echoed }
+            return answers
+        }
+        #expect(answers.count == count)
+        #expect(answers.allSatisfy { "\($0.key)" == $0.value })
+        #expect(try await tenant.counters().route("GET /api/echo") == count)
+    }
+}
