@@ -1,14 +1,14 @@
 """Putting injected faults on the wire: broken, slow, oversized or missing answers.
 
 Each function gets the request handler (for its socket) and, where the fault wraps the
-normal answer, a function that produces it. ``perform`` returns the status that was sent
-(for the counters), or None when no status line went out.
+normal answer, a function that produces it. ``perform`` reports the status it is about to
+send to ``record`` before writing (nothing for drop and reset, which send no status line).
 """
 
 import socket
 import struct
 import time
-from typing import Callable, Optional
+from typing import Callable
 
 from faults import Fault
 from httpio import Response, dumps
@@ -66,25 +66,24 @@ def _reset(handler) -> None:
     handler.connection.close()
 
 
-def perform(handler, fault: Fault, normal: Callable[[], Response]) -> Optional[int]:
+def perform(handler, fault: Fault, normal: Callable[[], Response], record: Callable[[int], None]) -> None:
     """Sends the fault instead of the normal answer; ``delay`` is handled by the caller."""
     kind = fault.type
-    if kind == "status":
-        body = fault.body if fault.body is not None else {"error": "injected fault", "code": "injected_fault"}
-        handler.send(Response(fault.status, [("Content-Type", "application/json; charset=utf-8")], dumps(body)))
-        return fault.status
     if kind == "drop":
         handler.close_connection = True
-        return None
-    if kind == "reset":
+    elif kind == "reset":
         _reset(handler)
-        return None
-    if kind == "truncate":
+    elif kind == "status":
+        body = fault.body if fault.body is not None else {"error": "injected fault", "code": "injected_fault"}
+        record(fault.status)
+        handler.send(Response(fault.status, [("Content-Type", "application/json; charset=utf-8")], dumps(body)))
+    elif kind == "truncate":
         response = normal()
+        record(response.status)
         _truncate(handler, response)
-        return response.status
-    if kind == "malformed":
+    elif kind == "malformed":
+        record(200)
         handler.send(Response(200, [("Content-Type", "application/json; charset=utf-8")], _MALFORMED))
-        return 200
-    {"oversize": _oversize, "oversize-chunked": _oversize_chunked, "drip": _drip}[kind](handler, fault)
-    return 200
+    else:
+        record(200)
+        {"oversize": _oversize, "oversize-chunked": _oversize_chunked, "drip": _drip}[kind](handler, fault)

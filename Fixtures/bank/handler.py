@@ -56,10 +56,14 @@ class BankRequestHandler(BaseHTTPRequestHandler):
             if not self.parse_request():
                 return
             self.process()
-        except TimeoutError:
-            self.close_connection = True
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
+        except (TimeoutError, BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # idle timeout or the client went away: just close
+        except Exception:  # a fixture bug: answer 500 and close rather than hang the client
+            traceback.print_exc(file=sys.stderr)
+            try:
+                self.send(error_response(500, "internal", "internal error"), close=True)
+            except OSError:
+                self.close_connection = True
 
     # Request side ------------------------------------------------------------------------
 
@@ -127,17 +131,12 @@ class BankRequestHandler(BaseHTTPRequestHandler):
             delay, fault = delay + fault.ms, None
         if delay:
             time.sleep(delay / 1000)
-        status = None
-        try:
-            if fault is None:
-                response = self.answer(request, tenant)
-                self.send(response)
-                status = response.status
-            else:
-                status = fault_wire.perform(self, fault, lambda: self.answer(request, tenant))
-        finally:
-            if status is not None:
-                tenant.record_status(status)
+        if fault is None:
+            response = self.answer(request, tenant)
+            tenant.record_status(response.status)  # before sending: a client that has the answer sees it counted
+            self.send(response)
+        else:
+            fault_wire.perform(self, fault, lambda: self.answer(request, tenant), tenant.record_status)
 
     def answer(self, request: Request, tenant) -> Response:
         try:

@@ -9,6 +9,7 @@ when ``--exit-on-stdin-eof`` is given (so a crashed parent never leaves an orpha
 """
 
 import argparse
+import os
 import signal
 import socket
 import sys
@@ -48,8 +49,9 @@ class FixtureServer(ThreadingHTTPServer):
 
 
 def _watch_stdin(stop: threading.Event) -> None:
+    """Reads the raw descriptor (not sys.stdin, whose lock would block interpreter exit)."""
     try:
-        while sys.stdin.buffer.read1(4096):
+        while os.read(0, 4096):
             pass
     except (OSError, ValueError):
         pass

@@ -10,10 +10,18 @@ import Synchronization
 /// running transfers belongs to the loop thread.
 final class CurlEventLoop: Sendable {
     private struct State {
+        /// Whether a submitter must wake the loop; at most one wakeup per parking.
+        mutating func takeWakeup() -> Bool {
+            defer { isPolling = false }
+            return isPolling
+        }
+
         var submissions: [Transfer] = []
         var cancellations: [Transfer] = []
         var stopRequested = false
         var isRunning = true
+        /// The loop is parked in `curl_multi_poll` (or about to be) and needs a wakeup to see new work.
+        var isPolling = false
         var onStopped: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -44,45 +52,45 @@ final class CurlEventLoop: Sendable {
 
     /// Hands a configured transfer to the loop; throws `shutdown` once the loop is stopping.
     func submit(_ transfer: Transfer) throws(CurlHTTPError) {
-        let accepted = state.withLock { state in
-            guard !state.stopRequested else { return false }
+        let (accepted, wake) = state.withLock { state in
+            guard !state.stopRequested else { return (false, false) }
             state.submissions.append(transfer)
-            curl_multi_wakeup(multi.handle)
-            return true
+            return (true, state.takeWakeup())
         }
         guard accepted else { throw CurlHTTPError(.shutdown, "The client has been shut down.") }
+        if wake { curl_multi_wakeup(multi.handle) }
     }
 
     /// Asks the loop to remove a running transfer and fail it with `cancelled`.
     func cancel(_ transfer: Transfer) {
-        state.withLock { state in
-            guard state.isRunning else { return }
+        let wake = state.withLock { state in
+            guard state.isRunning else { return false }
             state.cancellations.append(transfer)
-            curl_multi_wakeup(multi.handle)
+            return state.takeWakeup()
         }
+        if wake { curl_multi_wakeup(multi.handle) }
     }
 
     /// Stops the loop: transfers not yet finished fail with `shutdown`. Does not wait.
     func requestStop() {
-        state.withLock { state in
-            guard state.isRunning, !state.stopRequested else { return }
+        let wake = state.withLock { state in
+            guard state.isRunning, !state.stopRequested else { return false }
             state.stopRequested = true
-            curl_multi_wakeup(multi.handle)
+            return state.takeWakeup()
         }
+        if wake { curl_multi_wakeup(multi.handle) }
     }
 
     /// Stops the loop and waits until its thread has released libcurl.
     func stop() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                guard state.isRunning else { return true }
+            let (resumeNow, wake) = state.withLock { state -> (Bool, Bool) in
+                guard state.isRunning else { return (true, false) }
                 state.onStopped.append(continuation)
-                if !state.stopRequested {
-                    state.stopRequested = true
-                    curl_multi_wakeup(multi.handle)
-                }
-                return false
+                state.stopRequested = true
+                return (false, state.takeWakeup())
             }
+            if wake { curl_multi_wakeup(multi.handle) }
             if resumeNow { continuation.resume() }
         }
     }
@@ -111,7 +119,16 @@ final class CurlEventLoop: Sendable {
             var stillRunning: Int32 = 0
             curl_multi_perform(multi.handle, &stillRunning)
             collectFinished(running)
-            curl_multi_poll(multi.handle, nil, 0, 1000, nil)
+            let idle = state.withLock { state in
+                // Park only when no work arrived meanwhile; from here on, submitters must wake us.
+                guard state.submissions.isEmpty, state.cancellations.isEmpty, !state.stopRequested else { return false }
+                state.isPolling = true
+                return true
+            }
+            if idle {
+                curl_multi_poll(multi.handle, nil, 0, 1000, nil)
+                state.withLock { $0.isPolling = false }
+            }
         }
         shutDown(running)
     }
@@ -177,15 +194,20 @@ final class CurlEventLoop: Sendable {
             transfer.finish(.failure(error))
             easyHandles.recycle(transfer.easy)
         }
-        curl_multi_cleanup(multi.handle)
         easyHandles.drain()
         for waiter in waiters { waiter.resume() }
+    }
+
+    deinit {
+        // Here, not at the end of `run`: a submitter may still call curl_multi_wakeup after the loop
+        // stopped, and the handle must be valid for it until nobody holds the loop any more.
+        curl_multi_cleanup(multi.handle)
     }
 }
 
 /// The multi handle pointer. `@unchecked Sendable` is sound: only the loop thread uses it, except
-/// `curl_multi_wakeup`, which is thread-safe, and which is only called under the loop's state lock while
-/// `isRunning` is true, i.e. before `curl_multi_cleanup` (which happens after `isRunning` turns false).
+/// `curl_multi_wakeup`, which libcurl documents as thread-safe, and `curl_multi_cleanup` in the loop's
+/// `deinit`, when no thread holds the loop any more.
 struct MultiHandle: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
 }

@@ -8,7 +8,7 @@ import Foundation
 /// `CurlHTTPClient` and Foundation's `URLSession` side by side against the same small static URL.
 struct TransportSuite: BenchSuite {
     let help = """
-        ucache-bench transport --url URL [--requests N] [--levels 1,16,64] [--json]
+        ucache-bench transport --url URL [--requests N] [--levels 1,16,64] [--clients curl,urlsession] [--json]
 
         Method: for each client (CurlHTTPClient, URLSession) and each concurrency level, N concurrent
         workers (N = level) issue GET requests to URL (default: $UCACHE_BENCH_URL; `make bench` serves
@@ -27,6 +27,7 @@ struct TransportSuite: BenchSuite {
         let curlRequests = options.int("requests", default: 20_000)
         let sessionRequests = options.int("session-requests", default: min(curlRequests, 5_000))
 
+        let clients = Set((options.values["clients"] ?? "curl,urlsession").split(separator: ",").map(String.init))
         let curl = try CurlHTTPClient()
         let session = URLSessionClient()
         var rows: [BenchReport.Row] = []
@@ -35,10 +36,11 @@ struct TransportSuite: BenchSuite {
                 let response = try await curl.execute(.init(url: url))
                 guard response.status == 200 else { throw BenchError("status \(response.status)") }
             }
+            rows.append(curlRun.row("CurlHTTPClient c=\(level)"))
+            guard clients.contains("urlsession") else { continue }
             let sessionRun = try await measure(level: level, total: sessionRequests) {
                 try await session.get(url)
             }
-            rows.append(curlRun.row("CurlHTTPClient c=\(level)"))
             var sessionRow = sessionRun.row("URLSession     c=\(level)")
             sessionRow.values["ratio"] = curlRun.requestsPerSecond / max(sessionRun.requestsPerSecond, 0.001)
             rows.append(sessionRow)
