@@ -14,6 +14,7 @@ demo: deps
 	$(SWIFT) run $(SWIFT_FLAGS) ucache-demo
 
 test: deps
+	python3 Fixtures/bank/test_server.py
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 

@@ -11,7 +11,7 @@ bench="$(swift build -c release --show-bin-path)/ucache-bench"
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 nginx_pid=$(Fixtures/nginx/run.sh "$port")
-trap 'kill "$nginx_pid" 2>/dev/null || true' EXIT
+trap 'Fixtures/nginx/stop.sh "$nginx_pid" >/dev/null 2>&1 || kill "$nginx_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 50); do
   python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$port/small.json')" 2>/dev/null && break
   sleep 0.1

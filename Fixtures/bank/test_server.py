@@ -6,83 +6,25 @@ it with SIGTERM, prints ``N passed, N failed`` and exits 0 only when all checks 
 Each check uses its own tenant, so the checks are independent of each other.
 """
 
-import http.client
 import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 import uuid
 
+from check_client import ALICE, BENCH, BOB, Client, expect, raw_exchange
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 READY = re.compile(r"^UCACHE_FIXTURE_READY url=http://127\.0\.0\.1:(\d+) port=(\d+)$")
-ALICE, BOB, BENCH = "token-alice", "token-bob", "token-bench"
 CHECKS = []
 
 
 def check(function):
     CHECKS.append(function)
     return function
-
-
-class Client:
-    """Keep-alive HTTP client bound to one tenant (``/t/<tenant>`` prefix)."""
-
-    def __init__(self, port: int, tenant: str = ""):
-        self.port = port
-        self.prefix = f"/t/{tenant}" if tenant else ""
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-
-    def call(self, method, path, token=None, body=None, headers=None, parse=True):
-        all_headers = dict(headers or {})
-        if token:
-            all_headers["Authorization"] = f"Bearer {token}"
-        if isinstance(body, (dict, list)):
-            body = json.dumps(body)
-            all_headers.setdefault("Content-Type", "application/json")
-        self.conn.request(method, self.prefix + path, body=body, headers=all_headers)
-        response = self.conn.getresponse()
-        raw = response.read()
-        parsed = None
-        if parse and raw and "json" in (response.getheader("Content-Type") or ""):
-            parsed = json.loads(raw)
-        return response.status, response, parsed, raw
-
-    def get(self, path, token=None, headers=None):
-        return self.call("GET", path, token, headers=headers)
-
-    def gql(self, query, token=ALICE, variables=None, operation=None):
-        body = {"query": query, "variables": variables, "operationName": operation}
-        return self.call("POST", "/graphql", token, body)
-
-    def control(self, method, path, body=None):
-        return self.call(method, "/__control/" + path, body=body)[2]
-
-
-def expect(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def raw_exchange(port: int, request: bytes) -> tuple:
-    """Sends raw bytes, reads until the server closes; returns (bytes, error name or None)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-    sock.sendall(request)
-    chunks, error = [], None
-    try:
-        while True:
-            data = sock.recv(65536)
-            if not data:
-                break
-            chunks.append(data)
-    except ConnectionResetError:
-        error = "reset"
-    finally:
-        sock.close()
-    return b"".join(chunks), error
 
 
 # REST ------------------------------------------------------------------------------------
@@ -256,7 +198,10 @@ def tenants_are_isolated(c: Client):
     expect(c.get("/api/accounts/101", ALICE)[2]["balance"] == 2499.0, "paid in this tenant")
     expect(other.get("/api/accounts/101", ALICE)[2]["balance"] == 2500.0, "other tenant untouched")
     expect(other.control("GET", "counters")["requests"] == 1, "other tenant's own counters")
-    expect(Client(c.port).get("/t/bad!name/api/echo")[0] == 400, "invalid tenant rejected")
+    other.close()
+    plain = Client(c.port)
+    expect(plain.get("/t/bad!name/api/echo")[0] == 400, "invalid tenant rejected")
+    plain.close()
 
 
 @check
@@ -269,6 +214,7 @@ def counters_count_routes_operations_statuses_and_connections(c: Client):
     c.get("/api/accounts")
     second = Client(c.port, c.prefix[3:])
     second.get("/api/feature-flags")
+    second.close()
     counters = c.control("GET", "counters")
     expect(counters["requests"] == 7, f"requests {counters}")
     expect(counters["routes"] == {"GET /api/accounts": 2, "GET /api/accounts/101/balance": 1, "POST /graphql": 3,
@@ -306,7 +252,8 @@ def latency_applies_to_matching_requests_only(c: Client):
 def status_malformed_and_operation_faults(c: Client):
     c.control("POST", "faults", {"route": "GET /api/cards", "count": 2,
                                  "fault": {"type": "status", "status": 503, "body": {"x": 1}}})
-    expect(c.get("/api/cards", ALICE)[:3:2] == (503, {"x": 1}) and c.get("/api/cards", ALICE)[0] == 503, "503 x2")
+    first, second = c.get("/api/cards", ALICE), c.get("/api/cards", ALICE)
+    expect(first[0] == 503 and first[2] == {"x": 1} and second[0] == 503, "503 twice with the given body")
     expect(c.get("/api/cards", ALICE)[0] == 200, "fault used up")
     c.control("POST", "faults", {"route": "/api/payees", "fault": {"type": "malformed"}})
     status, _, _, raw = c.call("GET", "/api/payees", ALICE, parse=False)
@@ -369,6 +316,8 @@ def stop_server(process) -> list:
     process.send_signal(signal.SIGTERM)
     code = process.wait(timeout=5)
     elapsed = time.monotonic() - started
+    process.stdin.close()
+    process.stdout.close()
     return [] if code == 0 and elapsed < 1.0 else [f"SIGTERM: exit {code} after {elapsed:.2f}s"]
 
 
@@ -384,6 +333,8 @@ def main() -> int:
             except Exception as error:  # report every failing check, not only the first
                 failures.append(function.__name__)
                 print(f"FAIL  {function.__name__}: {type(error).__name__}: {error}")
+            finally:
+                client.close()
     finally:
         shutdown = stop_server(process)
     for problem in shutdown:
