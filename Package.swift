@@ -9,6 +9,7 @@ let package = Package(
     name: "UnifiedCache",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "CacheCore", targets: ["CacheCore"]),
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
     ],
     targets: [
@@ -17,7 +18,9 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        .target(name: "CacheCore", swiftSettings: strictSettings),
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .testTarget(name: "CacheCoreTests", dependencies: ["CacheCore"], swiftSettings: strictSettings),
         .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
