@@ -2,7 +2,7 @@
 ///
 /// Events are delivered after the store released its locks, so an observer may call back into the store, and a
 /// slow observer slows only the caller that triggered the event.
-public enum CacheEvent: Sendable {
+public enum CacheEvent: Hashable, Sendable {
     case hit(scope: CacheScope, key: String)
     case miss(scope: CacheScope, key: String)
     /// A lookup found an expired entry; `staleness` is how long past its expiry it was.

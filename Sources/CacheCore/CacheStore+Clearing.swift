@@ -11,11 +11,16 @@ extension CacheStore {
         let bytes = detached?.byteCount ?? 0
         budget?.release(bytes)
         detached = nil
-        return finish(
-            ClearReport(scope: scope, target: .scope, reason: reason, entries: entries, bytes: bytes, keptUplifted: 0,
-                        duration: .zero),
-            since: start
+        let report = ClearReport(
+            scope: scope,
+            target: .scope,
+            reason: reason,
+            entries: entries,
+            bytes: bytes,
+            keptUplifted: 0,
+            duration: .zero
         )
+        return finish(report, since: start)
     }
 
     /// Clears the entries of one feature domain (the `domains` of their metadata).
@@ -96,7 +101,14 @@ extension CacheStore {
         let removals = partitions.withPartitionClearing(scope) { partition in
             partition.remove(matching: selected, budget: budget)
         }
-        return finish(removals ?? Removals(), kept: kept, target: .predicate, scope: scope, reason: reason, since: start)
+        return finish(
+            removals ?? Removals(),
+            kept: kept,
+            target: .predicate,
+            scope: scope,
+            reason: reason,
+            since: start
+        )
     }
 
     private func clear(

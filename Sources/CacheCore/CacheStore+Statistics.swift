@@ -104,4 +104,10 @@ public struct PurgeReport: Hashable, Sendable {
     public var bytes: Int
     /// Scopes dropped because they held no entries.
     public var droppedScopes: Int
+
+    public init(entries: Int, bytes: Int, droppedScopes: Int) {
+        self.entries = entries
+        self.bytes = bytes
+        self.droppedScopes = droppedScopes
+    }
 }
