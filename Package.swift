@@ -9,7 +9,9 @@ let package = Package(
     name: "UnifiedCache",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "CurlHTTP", targets: ["CurlHTTP"])
+        .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
+        .library(name: "CacheCore", targets: ["CacheCore"]),
+        .library(name: "RESTCache", targets: ["RESTCache"]),
     ],
     targets: [
         .systemLibrary(
@@ -18,6 +20,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .target(name: "CacheCore", swiftSettings: strictSettings),
+        .target(name: "RESTCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
         .target(
             name: "FixtureSupport",
             dependencies: ["CurlHTTP"],
@@ -28,9 +32,18 @@ let package = Package(
             dependencies: ["CurlHTTP", "FixtureSupport"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "ucache-bench", dependencies: ["CurlHTTP"], swiftSettings: strictSettings),
+        .executableTarget(name: "ucache-bench", dependencies: ["CurlHTTP", "RESTCache"], swiftSettings: strictSettings),
         .testTarget(
-            name: "CurlHTTPTests", dependencies: ["CurlHTTP", "FixtureSupport"], swiftSettings: strictSettings),
+            name: "CurlHTTPTests",
+            dependencies: ["CurlHTTP", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "CacheCoreTests", dependencies: ["CacheCore"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "RESTCacheTests",
+            dependencies: ["RESTCache", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

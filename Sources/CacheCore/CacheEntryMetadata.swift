@@ -1,0 +1,58 @@
+/// What the store needs to know about an entry besides its value: how long it is fresh and what it belongs to.
+///
+/// The sets feed the store's secondary indexes, so clearing "everything of account 123" or "the balances domain"
+/// costs the entries removed rather than a scan of the scope. Every field has a default, so a plain
+/// `CacheEntryMetadata()` is an entry with the store's default timeout that belongs to nothing in particular.
+public struct CacheEntryMetadata: Hashable, Sendable {
+    /// Freshness lifetime; `useDefault` is resolved by the store when the entry is stored.
+    public var timeout: Timeout
+    /// Feature domains (`CacheDomain` names higher up, e.g. "balances"), cleared together by `clear(domain:)`.
+    public var domains: Set<String>
+    /// Account identifiers and tokens the entry concerns; both forms go here so a clear by either finds it.
+    public var accounts: Set<String>
+    /// Held at session level: survives every granular clear and is removed only by a whole-scope clear, by
+    /// `clearUplifted(in:)`, or by a clear that passes `includeUplifted: true` (the seed's `isUpliftedCache`).
+    public var isUplifted: Bool
+    /// HTTP validators of the stored body, for a conditional request that may come back 304.
+    public var validators: CacheValidators
+    /// Normalized records the value was built from (e.g. "Account:123"), cleared together by `clear(entityKey:)`.
+    public var entityKeys: Set<String>
+    /// Free-form labels for callers' own bookkeeping (operation names, schema versions); not indexed.
+    public var tags: Set<String>
+
+    public init(
+        timeout: Timeout = .useDefault,
+        domains: Set<String> = [],
+        accounts: Set<String> = [],
+        isUplifted: Bool = false,
+        validators: CacheValidators = CacheValidators(),
+        entityKeys: Set<String> = [],
+        tags: Set<String> = []
+    ) {
+        self.timeout = timeout
+        self.domains = domains
+        self.accounts = accounts
+        self.isUplifted = isUplifted
+        self.validators = validators
+        self.entityKeys = entityKeys
+        self.tags = tags
+    }
+}
+
+/// The HTTP validators that let an expired entry be revalidated with `If-None-Match` / `If-Modified-Since`.
+public struct CacheValidators: Hashable, Sendable {
+    /// The `ETag` response header, verbatim (including any `W/` prefix and quotes).
+    public var etag: String?
+    /// The `Last-Modified` response header, verbatim.
+    public var lastModified: String?
+
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Whether a conditional request is possible at all.
+    public var isEmpty: Bool {
+        etag == nil && lastModified == nil
+    }
+}

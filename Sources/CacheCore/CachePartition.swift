@@ -1,0 +1,227 @@
+/// One entry as the partition keeps it.
+struct StoredEntry: Sendable {
+    let key: String
+    var entry: CacheEntry
+    /// Distinguishes this value from a later one under the same key (a replaced entry gets a new number).
+    let sequence: UInt64
+}
+
+/// The per-scope limits a partition enforces.
+struct PartitionLimits: Sendable {
+    var maxEntries: Int
+    var maxBytes: Int
+}
+
+/// What a partition removed during an operation, handed out of the lock so values are freed (and events sent)
+/// after it is released.
+struct Removals: Sendable {
+    var entries: [StoredEntry] = []
+    var reasons: [EvictionReason?] = []
+    var bytes = 0
+
+    mutating func append(_ stored: StoredEntry, reason: EvictionReason?) {
+        entries.append(stored)
+        reasons.append(reason)
+        bytes += stored.entry.chargedBytes
+    }
+}
+
+/// The entries of one scope: a hash index over an LRU slab, byte accounting and secondary indexes.
+///
+/// Plain value state, only ever touched under its stripe's lock (see `ScopedPartitions`). Every method that
+/// changes `byteCount` also charges or releases the process `MemoryBudget`, so the two cannot drift apart.
+struct CachePartition: ScopePartition {
+    private(set) var entries = LRUList<StoredEntry>()
+    private(set) var index: [String: LRUList<StoredEntry>.Handle] = [:]
+    private(set) var byteCount = 0
+    /// Counters only; sizes are filled in by `statistics`.
+    var counters = CacheStatistics()
+    private(set) var indexes = SecondaryIndexes()
+    private var nextSequence: UInt64 = 0
+
+    init() {}
+
+    var statistics: CacheStatistics {
+        var statistics = counters
+        statistics.entryCount = index.count
+        statistics.byteCount = byteCount
+        return statistics
+    }
+
+    var isEmpty: Bool {
+        index.isEmpty
+    }
+
+    // MARK: - Reading
+
+    /// The counting, recency-updating read of the hot path: one hash lookup, a few link writes, no allocation.
+    mutating func lookup(_ key: String, at now: CacheInstant) -> CacheLookup {
+        guard let handle = index[key] else {
+            counters.misses += 1
+            return .miss
+        }
+        entries.moveToMostRecent(handle)
+        let entry = entries[handle].entry
+        if entry.isFresh(at: now) {
+            counters.hits += 1
+            return .fresh(entry)
+        }
+        counters.staleHits += 1
+        return .stale(entry)
+    }
+
+    /// A read that changes nothing: no counters, no recency.
+    func peek(_ key: String, at now: CacheInstant) -> CacheLookup {
+        guard let handle = index[key] else {
+            return .miss
+        }
+        let entry = entries[handle].entry
+        return entry.isFresh(at: now) ? .fresh(entry) : .stale(entry)
+    }
+
+    /// Entries from most to least recently used.
+    var snapshot: [StoredEntry] {
+        entries.handlesFromMostRecent.map { entries[$0] }
+    }
+
+    // MARK: - Writing
+
+    /// Stores `entry` under `key` as the most recent, after making room within the limits and the budget.
+    /// The caller has checked that the entry alone fits.
+    mutating func store(
+        _ entry: CacheEntry,
+        key: String,
+        limits: PartitionLimits,
+        budget: MemoryBudget?
+    ) -> Removals {
+        var removals = Removals()
+        if let handle = index[key] {
+            removals.append(remove(handle, budget: budget), reason: nil)
+        }
+        while index.count >= limits.maxEntries, let victim = entries.leastRecent {
+            removals.append(remove(victim, budget: budget), reason: .entryLimit)
+        }
+        while byteCount + entry.chargedBytes > limits.maxBytes, let victim = entries.leastRecent {
+            removals.append(remove(victim, budget: budget), reason: .byteLimit)
+        }
+        nextSequence += 1
+        let handle = entries.insertAsMostRecent(StoredEntry(key: key, entry: entry, sequence: nextSequence))
+        index[key] = handle
+        indexes.add(key, metadata: entry.metadata)
+        byteCount += entry.chargedBytes
+        counters.inserts += 1
+        if let budget {
+            budget.charge(entry.chargedBytes)
+            // Over the process budget: this scope pays first, from its least recent end, never with the new entry.
+            while budget.isOverLimit, let victim = entries.leastRecent, victim != handle {
+                removals.append(remove(victim, budget: budget), reason: .memoryBudget)
+            }
+        }
+        counters.evictions += removals.reasons.count { $0 != nil }
+        return removals
+    }
+
+    /// Applies a revalidation (HTTP 304): same value, new `storedAt`, optionally new timeout and validators.
+    mutating func refresh(
+        _ key: String,
+        update: (inout CacheEntry) -> Void
+    ) -> CacheEntry? {
+        guard let handle = index[key] else {
+            return nil
+        }
+        entries.moveToMostRecent(handle)
+        return entries.update(handle) { stored in
+            update(&stored.entry)
+            return stored.entry
+        }
+    }
+
+    // MARK: - Removing
+
+    mutating func remove(_ key: String, budget: MemoryBudget?) -> StoredEntry? {
+        guard let handle = index[key] else {
+            return nil
+        }
+        return remove(handle, budget: budget)
+    }
+
+    /// Removes the given keys; uplifted entries stay unless `includeUplifted`. Returns what went and how many
+    /// uplifted entries were kept.
+    mutating func remove(
+        keys: [String],
+        includeUplifted: Bool,
+        budget: MemoryBudget?
+    ) -> (removals: Removals, keptUplifted: Int) {
+        var removals = Removals()
+        var kept = 0
+        for key in keys {
+            guard let handle = index[key] else {
+                continue
+            }
+            if !includeUplifted, entries[handle].entry.metadata.isUplifted {
+                kept += 1
+                continue
+            }
+            removals.append(remove(handle, budget: budget), reason: nil)
+        }
+        return (removals, kept)
+    }
+
+    /// Removes the entries a `SecondaryIndexes` target selects.
+    mutating func remove(
+        _ target: ClearTarget,
+        includeUplifted: Bool,
+        budget: MemoryBudget?
+    ) -> (removals: Removals, keptUplifted: Int) {
+        let keys = indexes.keys(for: target) { index[$0] != nil }
+        return remove(keys: keys, includeUplifted: includeUplifted, budget: budget)
+    }
+
+    /// Removes the entries whose key and sequence still match (values stored since are newer and stay).
+    mutating func remove(
+        matching selected: [(key: String, sequence: UInt64)],
+        budget: MemoryBudget?
+    ) -> Removals {
+        var removals = Removals()
+        for (key, sequence) in selected {
+            guard let handle = index[key], entries[handle].sequence == sequence else {
+                continue
+            }
+            removals.append(remove(handle, budget: budget), reason: nil)
+        }
+        return removals
+    }
+
+    /// Removes entries that expired at least `grace` before `now`.
+    mutating func removeExpired(at now: CacheInstant, grace: Duration, budget: MemoryBudget?) -> Removals {
+        let cutoff = now.advanced(by: .zero - grace)
+        var removals = Removals()
+        for handle in entries.handlesFromMostRecent {
+            guard let expiresAt = entries[handle].entry.expiresAt, expiresAt <= cutoff else {
+                continue
+            }
+            removals.append(remove(handle, budget: budget), reason: .expired)
+        }
+        counters.expirations += removals.entries.count
+        return removals
+    }
+
+    /// Evicts least recently used entries until `bytes` are released or the partition is empty.
+    mutating func evictLeastRecent(releasing bytes: Int, budget: MemoryBudget?) -> Removals {
+        var removals = Removals()
+        while removals.bytes < bytes, let victim = entries.leastRecent {
+            removals.append(remove(victim, budget: budget), reason: .memoryBudget)
+        }
+        counters.evictions += removals.entries.count
+        return removals
+    }
+
+    private mutating func remove(_ handle: LRUList<StoredEntry>.Handle, budget: MemoryBudget?) -> StoredEntry {
+        let stored = entries.remove(handle)
+        index[stored.key] = nil
+        indexes.remove(stored.key, metadata: stored.entry.metadata) { index[$0] != nil }
+        byteCount -= stored.entry.chargedBytes
+        budget?.release(stored.entry.chargedBytes)
+        return stored
+    }
+}

@@ -1,0 +1,61 @@
+extension CacheStore {
+    /// Limits and defaults of a store. Every field has a default suited to a BFF with many small sessions.
+    public struct Configuration: Hashable, Sendable {
+        /// Entries one scope may hold before its least recently used entry is evicted. Default 10_000.
+        public var maxEntriesPerScope: Int
+        /// Bytes (as charged, see `entryOverhead`) one scope may hold before LRU eviction. Default 64 MiB.
+        public var maxBytesPerScope: Int
+        /// What `Timeout.useDefault` means for this store. Default 300 seconds, the seeds' global default.
+        public var defaultTimeout: Timeout
+        /// Bytes charged per entry on top of the caller's `byteCost` and the key's UTF-8 length. Default 256.
+        ///
+        /// This is the store's own memory per entry, so that a scope of many tiny values is not reported as
+        /// nearly free: the slab node (~190 bytes: value existential, metadata, instants, links), the key's
+        /// hash-table slot (~30 bytes at 75% load), and a share of the secondary-index sets. Values with
+        /// non-empty metadata sets cost somewhat more; raise it if your metadata is large.
+        public var entryOverhead: Int
+        /// How many locks share the scopes; sessions hashing to different stripes never contend. Default 64.
+        public var stripeCount: Int
+
+        public init(
+            maxEntriesPerScope: Int = 10_000,
+            maxBytesPerScope: Int = 64 * 1024 * 1024,
+            defaultTimeout: Timeout = .seconds(300),
+            entryOverhead: Int = 256,
+            stripeCount: Int = 64
+        ) {
+            self.maxEntriesPerScope = maxEntriesPerScope
+            self.maxBytesPerScope = maxBytesPerScope
+            self.defaultTimeout = defaultTimeout
+            self.entryOverhead = entryOverhead
+            self.stripeCount = stripeCount
+        }
+
+        /// Throws a `.invalidConfiguration` or `.invalidTimeout` error naming the first field out of range.
+        public func validate() throws(CacheCoreError) {
+            try Self.require(maxEntriesPerScope > 0, "maxEntriesPerScope must be positive, got \(maxEntriesPerScope)")
+            try Self.require(maxBytesPerScope > 0, "maxBytesPerScope must be positive, got \(maxBytesPerScope)")
+            try Self.require(entryOverhead >= 0, "entryOverhead must not be negative, got \(entryOverhead)")
+            try Self.require(stripeCount > 0, "stripeCount must be positive, got \(stripeCount)")
+            if case .useDefault = defaultTimeout {
+                throw CacheCoreError(code: .invalidTimeout, message: "defaultTimeout cannot be .useDefault")
+            }
+            guard defaultTimeout.isValid else {
+                throw CacheCoreError(
+                    code: .invalidTimeout,
+                    message: "defaultTimeout must be a finite, non-negative number of seconds or .never"
+                )
+            }
+        }
+
+        var limits: PartitionLimits {
+            PartitionLimits(maxEntries: maxEntriesPerScope, maxBytes: maxBytesPerScope)
+        }
+
+        private static func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(CacheCoreError) {
+            guard condition else {
+                throw CacheCoreError(code: .invalidConfiguration, message: "CacheStore.Configuration." + message())
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// The per-scope state a `ScopedPartitions` map holds: the entries of one session (or of the shared scope).
+///
+/// The REST entry store and the GraphQL normalized store keep different partitions but the same scoping,
+/// striping and generation rules; this protocol is what the map needs from either.
+public protocol ScopePartition: Sendable {
+    /// An empty partition, created on first use of a scope.
+    init()
+    /// Counters and current sizes. When the partition is dropped its counters are kept in the map's process
+    /// totals, so `CacheStore.statistics()` still counts sessions that ended.
+    var statistics: CacheStatistics { get }
+}
+
+/// A scope with its precomputed hash, so the scope string is hashed once per operation: the same value picks
+/// the stripe and keys the stripe's dictionary.
+struct HashedScope: Hashable, Sendable {
+    let scope: CacheScope
+    let hash: Int
+
+    init(_ scope: CacheScope) {
+        self.scope = scope
+        self.hash = scope.hashValue
+    }
+
+    static func == (lhs: HashedScope, rhs: HashedScope) -> Bool {
+        lhs.hash == rhs.hash && lhs.scope == rhs.scope
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
+    }
+}
+
+/// A partition with the generation numbers the map keeps for it.
+struct PartitionSlot<Partition: ScopePartition>: Sendable {
+    var partition: Partition
+    /// The number handed out when the partition was created.
+    let createdGeneration: UInt64
+    /// Equal to `createdGeneration` until the first clear; every clear takes a new number.
+    var generation: UInt64
+}
+
+/// The state behind one stripe's lock.
+struct PartitionStripeState<Partition: ScopePartition>: Sendable {
+    /// How many recent-drop slots each stripe keeps (see `droppedAt`).
+    static var dropSlotCount: Int { 64 }
+
+    var slots: [HashedScope: PartitionSlot<Partition>] = [:]
+    /// The generation number of the latest drop (whole-scope clear, or a clear of a scope without partition) of
+    /// any scope hashing to each slot. A token taken without a partition is refused when its slot saw a drop
+    /// since: a bounded, tombstone-free record whose only false positives are refused inserts (never stale data).
+    var droppedAt = [UInt64](repeating: 0, count: dropSlotCount)
+    /// Counters of partitions already dropped from this stripe.
+    var retired = CacheStatistics()
+}
+
+/// One lock and its state; a class so an array of stripes can hold the non-copyable `Mutex`.
+final class PartitionStripe<Partition: ScopePartition>: Sendable {
+    let state = Mutex(PartitionStripeState<Partition>())
+}

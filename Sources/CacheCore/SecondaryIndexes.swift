@@ -1,0 +1,70 @@
+/// The indexes that let a partition clear by domain, account, entity, key prefix or uplifted flag in time
+/// proportional to the entries removed, rather than scanning the scope.
+struct SecondaryIndexes: Sendable {
+    private(set) var domains: [String: Set<String>] = [:]
+    private(set) var accounts: [String: Set<String>] = [:]
+    private(set) var entities: [String: Set<String>] = [:]
+    private(set) var uplifted: Set<String> = []
+    private(set) var segments = KeySegmentIndex()
+
+    mutating func add(_ key: String, metadata: CacheEntryMetadata) {
+        for domain in metadata.domains {
+            domains[domain, default: []].insert(key)
+        }
+        for account in metadata.accounts {
+            accounts[account, default: []].insert(key)
+        }
+        for entity in metadata.entityKeys {
+            entities[entity, default: []].insert(key)
+        }
+        if metadata.isUplifted {
+            uplifted.insert(key)
+        }
+        segments.insert(key)
+    }
+
+    /// Forgets `key`, which the partition already removed; `isStored` answers for other keys.
+    mutating func remove(_ key: String, metadata: CacheEntryMetadata, isStored: (String) -> Bool) {
+        for domain in metadata.domains {
+            Self.remove(key, from: domain, in: &domains)
+        }
+        for account in metadata.accounts {
+            Self.remove(key, from: account, in: &accounts)
+        }
+        for entity in metadata.entityKeys {
+            Self.remove(key, from: entity, in: &entities)
+        }
+        if metadata.isUplifted {
+            uplifted.remove(key)
+        }
+        segments.remove(key, isStored: isStored)
+    }
+
+    /// The stored keys a clear target selects (uplifted ones included; the caller filters).
+    func keys(for target: ClearTarget, isStored: (String) -> Bool) -> [String] {
+        switch target {
+        case .domain(let domain):
+            return Array(domains[domain] ?? [])
+        case .account(let account):
+            return Array(accounts[account] ?? [])
+        case .entityKey(let entity):
+            return Array(entities[entity] ?? [])
+        case .keyPrefix(let prefix):
+            return segments.keys(withPrefix: prefix, isStored: isStored)
+        case .uplifted:
+            return Array(uplifted)
+        case .scope, .predicate:
+            return []
+        }
+    }
+
+    private static func remove(_ key: String, from name: String, in index: inout [String: Set<String>]) {
+        guard index[name] != nil else {
+            return
+        }
+        index[name]!.remove(key)
+        if index[name]!.isEmpty {
+            index[name] = nil
+        }
+    }
+}
