@@ -1,0 +1,133 @@
+import Foundation
+
+/// A decoded value found in the cache, with the entry it came from.
+struct CachedValue<Value: Sendable>: Sendable {
+    var value: Value
+    var entry: CacheEntry
+    /// The key the value is stored under (a `Vary` variant key differs from the request's key).
+    var key: String
+
+    func staleness(at now: CacheInstant) -> Duration {
+        guard let expiresAt = entry.expiresAt, now > expiresAt else { return .zero }
+        return now.duration(since: expiresAt)
+    }
+
+    func withSource(_ source: ResponseSource, now: CacheInstant) -> DataWithSource<Value> {
+        DataWithSource(data: value, source: source, age: entry.age(at: now))
+    }
+}
+
+enum CachedRead<Value: Sendable> {
+    case fresh(CachedValue<Value>)
+    case stale(CachedValue<Value>)
+    case miss
+}
+
+/// Stored at a request's key when the upstream's answer varies on request headers: the real entries live at
+/// variant keys that add those headers' values.
+struct VaryDescriptor: Sendable, Equatable {
+    var headerNames: [String]
+
+    func variantKey(base: String, value: (String) -> String?) -> String {
+        base + "\u{1E}vary:" + headerNames.map { "\($0)=\(value($0) ?? "")" }.joined(separator: "&")
+    }
+}
+
+extension APIService {
+    /// The cached answer of a read, following a `Vary` descriptor to the variant of this request.
+    func read<T: RequestType>(_ request: T, at placement: RequestPlan.CachePlacement) -> CachedRead<T.Response> {
+        var key = placement.key
+        if case .fresh(let entry) = cache.peek(key, in: placement.scope),
+            let descriptor = entry.value as? VaryDescriptor
+        {
+            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, shared: placement.isShared) }
+        }
+        switch cache.lookup(key, in: placement.scope) {
+        case .fresh(let entry):
+            guard let value = entry.value as? T.Response else { return .miss }
+            return .fresh(CachedValue(value: value, entry: entry, key: key))
+        case .stale(let entry):
+            guard let value = entry.value as? T.Response else { return .miss }
+            return .stale(CachedValue(value: value, entry: entry, key: key))
+        case .miss:
+            return .miss
+        }
+    }
+
+    /// The value a request sends for a header: its own, else the session's credentials, else the defaults.
+    private func sentHeaderValue<T: RequestType>(_ name: String, of request: T, shared: Bool) -> String? {
+        request.headers[name] ?? (shared ? nil : credentials.headers[name]) ?? configuration.defaultHeaders[name]
+    }
+
+    func store<T: RequestType>(
+        _ value: T.Response,
+        response: CurlHTTPClient.Response,
+        semantics: HTTPCachingSemantics,
+        request: T,
+        placement: RequestPlan.CachePlacement,
+        _ generation: CacheGeneration
+    ) {
+        var metadata = RequestPlan.metadata(for: request, placement: placement)
+        if configuration.honorsHTTPCaching {
+            metadata.timeout = semantics.cap(
+                metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
+            metadata.validators = semantics.validators
+        }
+        var key = placement.key
+        if let names = semantics.vary {
+            let descriptor = VaryDescriptor(headerNames: names)
+            var descriptorMetadata = metadata
+            descriptorMetadata.timeout = .never
+            descriptorMetadata.validators = CacheValidators()
+            cache.store(
+                descriptor,
+                byteCost: names.joined().utf8.count,
+                key: key,
+                in: placement.scope,
+                metadata: descriptorMetadata,
+                ifGeneration: generation
+            )
+            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, shared: placement.isShared) }
+        }
+        cache.store(
+            value,
+            byteCost: response.body.count,
+            key: key,
+            in: placement.scope,
+            metadata: metadata,
+            ifGeneration: generation
+        )
+    }
+
+    /// Decodes a success body as the request's `Response`, or an error status as `API.http`.
+    func decode<T: RequestType>(_ response: CurlHTTPClient.Response, as request: T) -> Result<
+        T.Response, API<T.ErrorBody>
+    > {
+        guard (200..<300).contains(response.status) else {
+            let body =
+                response.body.isEmpty ? nil : try? configuration.decoder.decode(T.ErrorBody.self, from: response.body)
+            return .failure(.http(status: response.status, body: body))
+        }
+        if let data = response.body as? T.Response { return .success(data) }
+        if T.Response.self == EmptyResponse.self, let empty = EmptyResponse() as? T.Response { return .success(empty) }
+        do {
+            return .success(try configuration.decoder.decode(T.Response.self, from: response.body))
+        } catch {
+            let message = "The response to \(request.method) \(request.path) is not a valid \(T.Response.self)."
+            return .failure(.decoding(RESTCacheError(.decodingFailed, message, underlying: error)))
+        }
+    }
+
+    /// A successful mutation invalidates what the rules name, and the entries of its own path and parent.
+    func invalidateAfterMutation(method: CurlHTTPClient.Method, path: String) {
+        let scope = cache.scope
+        for rule in configuration.invalidationRules where rule.pattern.matches(method: method.rawValue, path: path) {
+            for target in rule.targets { cache.invalidate(target, in: scope) }
+        }
+        guard configuration.invalidatesOwnPath else { return }
+        cache.invalidate(.path(path), in: scope)
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            cache.invalidate(.path(String(path[..<slash])), in: scope)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+extension APIService {
+    /// How a service caches, invalidates and decodes. Every field has a documented default.
+    public struct Configuration: Sendable {
+        /// Honour the upstream's `Cache-Control` (`no-store`, `private`, `max-age`), validators (`ETag`,
+        /// `Last-Modified` → conditional revalidation) and `Vary`. Default: true.
+        public var honorsHTTPCaching: Bool
+        /// "Cache only what's safe": rules for GET requests that carry no `Cacheable`. First match wins.
+        /// Default: none (such requests are never stored).
+        public var cachingRules: [CachingRule]
+        /// What a successful POST/PUT/PATCH/DELETE invalidates, by path pattern. Default: none.
+        public var invalidationRules: [InvalidationRule]
+        /// Whether a successful mutation also invalidates the entries fetched from its own path and its parent
+        /// collection (`DELETE /api/cards/7` → `/api/cards/7` and `/api/cards`). Default: true.
+        public var invalidatesOwnPath: Bool
+        /// Headers sent with every request (e.g. `Accept`). Default: `Accept: application/json`.
+        public var defaultHeaders: CurlHTTPClient.Headers
+        /// Decodes response and error bodies. Default: a plain `JSONDecoder`.
+        public var decoder: JSONDecoder
+        /// Encodes request bodies. Default: a plain `JSONEncoder`.
+        public var encoder: JSONEncoder
+
+        public init(
+            honorsHTTPCaching: Bool = true,
+            cachingRules: [CachingRule] = [],
+            invalidationRules: [InvalidationRule] = [],
+            invalidatesOwnPath: Bool = true,
+            defaultHeaders: CurlHTTPClient.Headers = ["Accept": "application/json"],
+            decoder: JSONDecoder = JSONDecoder(),
+            encoder: JSONEncoder = JSONEncoder()
+        ) {
+            self.honorsHTTPCaching = honorsHTTPCaching
+            self.cachingRules = cachingRules
+            self.invalidationRules = invalidationRules
+            self.invalidatesOwnPath = invalidatesOwnPath
+            self.defaultHeaders = defaultHeaders
+            self.decoder = decoder
+            self.encoder = encoder
+        }
+    }
+
+    /// The session's credentials, attached to every request that is not shared.
+    public struct Credentials: Sendable {
+        /// Headers such as `Authorization: Bearer …`.
+        public var headers: CurlHTTPClient.Headers
+        /// The session's upstream cookie jar.
+        public var cookieJar: CookieJar?
+
+        public init(headers: CurlHTTPClient.Headers = [:], cookieJar: CookieJar? = nil) {
+            self.headers = headers
+            self.cookieJar = cookieJar
+        }
+
+        /// `Authorization: Bearer <token>`.
+        public static func bearer(_ token: String, cookieJar: CookieJar? = nil) -> Credentials {
+            Credentials(headers: ["Authorization": "Bearer \(token)"], cookieJar: cookieJar)
+        }
+
+        /// No credentials.
+        public static let none = Credentials()
+    }
+}
+
+/// A rule for GET requests without a `Cacheable` (the selective-caching seed's `shouldCacheResource`).
+public struct CachingRule: Sendable {
+    public var pattern: PathPattern
+    /// Whether matching requests are cached at all.
+    public var cache: Bool
+    public var timeout: Timeout
+    public var domains: Set<String>
+    /// Public data shared by all sessions (sent without the session's credentials).
+    public var isShared: Bool
+
+    public init(
+        _ pattern: PathPattern,
+        cache: Bool = true,
+        timeout: Timeout = .useDefault,
+        domains: Set<String> = [],
+        isShared: Bool = false
+    ) {
+        self.pattern = pattern
+        self.cache = cache
+        self.timeout = timeout
+        self.domains = domains
+        self.isShared = isShared
+    }
+}
+
+/// What a successful mutation matching `pattern` invalidates (the selective-caching seed's
+/// `invalidateRelatedCaches`).
+public struct InvalidationRule: Sendable {
+    public var pattern: PathPattern
+    public var targets: [InvalidationTarget]
+
+    public init(_ pattern: PathPattern, invalidates targets: [InvalidationTarget]) {
+        self.pattern = pattern
+        self.targets = targets
+    }
+}

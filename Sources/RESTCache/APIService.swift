@@ -1,0 +1,249 @@
+import Foundation
+import Synchronization
+
+/// One session's REST access: check the cache, then the network, then store (the seed's `perform(with:)`).
+///
+/// Bound to one session's scope and credentials: a BFF creates one per logged-in session (the facade does it
+/// for you). Concurrent identical reads make one upstream call; error answers are never stored; a successful
+/// mutation invalidates what it changed.
+public final class APIService: Sendable {
+    /// The upstream's root, e.g. `https://api.example.com`; request paths are appended to it.
+    public let baseURL: String
+    public let client: CurlHTTPClient
+    public let cache: any Caching
+    public let credentials: Credentials
+    public let configuration: Configuration
+    /// In-flight de-duplication; shareable between services of the same scope.
+    public let requestStates: CachedRequestStateManager
+    let clock: any CacheClock
+    let backgroundRefreshes = BackgroundRefreshes()
+
+    /// Creates a service for one session. `clock` must be the clock of the store behind `cache`.
+    public init(
+        baseURL: String,
+        client: CurlHTTPClient,
+        cache: any Caching,
+        credentials: Credentials = .none,
+        configuration: Configuration = Configuration(),
+        clock: any CacheClock = SystemCacheClock(),
+        requestStates: CachedRequestStateManager = CachedRequestStateManager()
+    ) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.client = client
+        self.cache = cache
+        self.credentials = credentials
+        self.configuration = configuration
+        self.clock = clock
+        self.requestStates = requestStates
+    }
+
+    /// Performs a request under its cache policy (the seed's signature).
+    public func perform<T: RequestType>(with request: T) async -> Result<T.Response, API<T.ErrorBody>> {
+        await performWithSource(with: request).map(\.data)
+    }
+
+    /// Performs a request and says where the answer came from (cache, network, stale cache).
+    public func performWithSource<T: RequestType>(
+        with request: T
+    ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        guard
+            let placement = RequestPlan.placement(for: request, sessionScope: cache.scope, configuration: configuration)
+        else {
+            return await performUncached(request, placement: nil)
+        }
+        let policy = request.cachePolicy
+        var stale: CachedValue<T.Response>?
+        if policy.readsCacheFirst {
+            switch read(request, at: placement) {
+            case .fresh(let cached): return .success(cached.withSource(.cache, now: clock.now()))
+            case .stale(let cached): stale = cached
+            case .miss: break
+            }
+        }
+        switch policy {
+        case .cacheOnly:
+            return .failure(.cacheMiss)
+        case .cacheFirst, .networkOnly:
+            return await fetch(request, placement, revalidating: stale)
+        case .noCache:
+            return await performUncached(request, placement: placement)
+        case .staleWhileRevalidate(let gracePeriod):
+            if let stale, stale.staleness(at: clock.now()) <= gracePeriod {
+                backgroundRefreshes.start { await self.fetch(request, placement, revalidating: stale) }
+                return .success(stale.withSource(.staleCache, now: clock.now()))
+            }
+            return await fetch(request, placement, revalidating: stale)
+        case .staleIfError(let maximumStaleness):
+            let result = await fetch(request, placement, revalidating: stale)
+            if case .failure(let error) = result, error.isRecoverableFromCache, let stale,
+                stale.staleness(at: clock.now()) <= maximumStaleness
+            {
+                return .success(stale.withSource(.staleCache, now: clock.now()))
+            }
+            return result
+        case .networkFirst:
+            let result = await fetch(request, placement, revalidating: nil)
+            guard case .failure(let error) = result, error.isRecoverableFromCache else { return result }
+            switch read(request, at: placement) {
+            case .fresh(let cached), .stale(let cached):
+                return .success(cached.withSource(.staleCache, now: clock.now()))
+            case .miss: return result
+            }
+        }
+    }
+
+    /// Waits until the background refreshes started by stale-while-revalidate have finished.
+    public func waitForBackgroundRefreshes() async {
+        await backgroundRefreshes.drain()
+    }
+
+    // MARK: Network
+
+    /// One upstream call for all concurrent identical reads; the answer is stored unless the scope was cleared
+    /// meanwhile.
+    func fetch<T: RequestType>(
+        _ request: T,
+        _ placement: RequestPlan.CachePlacement,
+        revalidating stale: CachedValue<T.Response>?
+    ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        let flightKey = CachedRequestStateManager.Key(scope: placement.scope, key: flightIdentity(request, placement))
+        let outcome = await requestStates.run(flightKey) {
+            await self.networkRead(request, placement, revalidating: stale)
+        }
+        guard let outcome else { return .failure(.cancelled) }
+        if outcome.joined { cache.record(.deduplicatedJoin(key: placement.key), in: placement.scope) }
+        return outcome.value
+    }
+
+    /// Requests that differ in their own headers (e.g. `Accept-Language`) must not share a flight.
+    private func flightIdentity<T: RequestType>(_ request: T, _ placement: RequestPlan.CachePlacement) -> String {
+        let headers = request.headers
+        guard headers.count > 0 else { return placement.key }
+        return placement.key + "\u{1F}"
+            + headers.map { "\($0.name.lowercased())=\($0.value)" }.joined(separator: "\u{1F}")
+    }
+
+    private func networkRead<T: RequestType>(
+        _ request: T,
+        _ placement: RequestPlan.CachePlacement,
+        revalidating stale: CachedValue<T.Response>?
+    ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        let generation = cache.generation(of: placement.scope)
+        let response: CurlHTTPClient.Response
+        switch await send(request, placement: placement, conditionalOn: stale) {
+        case .success(let answer): response = answer
+        case .failure(let error): return .failure(error)
+        }
+        let semantics = configuration.honorsHTTPCaching ? HTTPCachingSemantics(headers: response.headers) : .init()
+        if response.status == 304, let stale {
+            let timeout = semantics.cap(
+                stale.entry.metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
+            cache.refresh(
+                key: stale.key,
+                in: placement.scope,
+                timeout: timeout,
+                validators: semantics.validators.isEmpty ? nil : semantics.validators,
+                ifGeneration: generation
+            )
+            return .success(DataWithSource(data: stale.value, source: .network, wasRevalidated: true))
+        }
+        let decoded: Result<T.Response, API<T.ErrorBody>> = decode(response, as: request)
+        guard case .success(let value) = decoded else {
+            return decoded.map { DataWithSource(data: $0, source: .network) }
+        }
+        if semantics.allowsStoring(shared: placement.isShared) {
+            store(value, response: response, semantics: semantics, request: request, placement: placement, generation)
+        }
+        return .success(DataWithSource(data: value, source: .network))
+    }
+
+    /// Fetches without storing: mutations, uncached reads and the no-cache policy.
+    private func performUncached<T: RequestType>(
+        _ request: T,
+        placement: RequestPlan.CachePlacement?
+    ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        let response: CurlHTTPClient.Response
+        switch await send(request, placement: placement, conditionalOn: nil) {
+        case .success(let answer): response = answer
+        case .failure(let error): return .failure(error)
+        }
+        if request.method.isMutating, (200..<400).contains(response.status) {
+            invalidateAfterMutation(method: request.method, path: request.path)
+        }
+        return decode(response, as: request).map { DataWithSource(data: $0, source: .network) }
+    }
+
+    private func send<T: RequestType>(
+        _ request: T,
+        placement: RequestPlan.CachePlacement?,
+        conditionalOn stale: CachedValue<T.Response>?
+    ) async -> Result<CurlHTTPClient.Response, API<T.ErrorBody>> {
+        var plan: RequestPlan
+        do {
+            plan = try RequestPlan(
+                request,
+                placement: placement,
+                baseURL: baseURL,
+                credentials: credentials,
+                configuration: configuration
+            )
+        } catch {
+            return .failure(.invalidRequest(error))
+        }
+        if let validators = stale?.entry.metadata.validators, configuration.honorsHTTPCaching {
+            if let etag = validators.etag { plan.httpRequest.headers.replaceOrAdd(name: "If-None-Match", value: etag) }
+            if let lastModified = validators.lastModified {
+                plan.httpRequest.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
+            }
+        }
+        let scope = placement?.scope ?? cache.scope
+        let activityKey = placement?.key ?? "\(request.method) \(request.path)"
+        do {
+            let response = try await client.execute(plan.httpRequest)
+            cache.record(
+                .networkFetch(key: activityKey, status: response.status, duration: response.timings.total), in: scope)
+            return .success(response)
+        } catch {
+            cache.record(.networkFetch(key: activityKey, status: nil, duration: .zero), in: scope)
+            return .failure(error.code == .cancelled ? .cancelled : .network(error))
+        }
+    }
+}
+
+extension API {
+    /// Failures a cached answer may stand in for: the transport failed or the upstream had a server error.
+    var isRecoverableFromCache: Bool {
+        switch self {
+        case .network: return true
+        case .http(let status, _): return status >= 500
+        case .decoding, .cacheMiss, .cancelled, .invalidRequest: return false
+        }
+    }
+}
+
+/// Background refreshes started by stale-while-revalidate, so tests and shutdown can wait for them.
+final class BackgroundRefreshes: Sendable {
+    private struct State {
+        var nextID = 0
+        var tasks: [Int: Task<Void, Never>] = [:]
+    }
+    private let state = Mutex(State())
+
+    func start<R: Sendable>(_ work: @escaping @Sendable () async -> R) {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            // Registered under the lock the task needs to deregister, so it can never deregister first.
+            state.tasks[id] = Task {
+                _ = await work()
+                _ = self.state.withLock { $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    func drain() async {
+        while let task = state.withLock({ $0.tasks.values.first }) {
+            await task.value
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// What an upstream's response headers say about caching it (RFC 9111, the parts a private BFF cache needs).
+struct HTTPCachingSemantics: Equatable, Sendable {
+    /// `no-store`: must not be stored at all.
+    var noStore = false
+    /// `private`: may be stored for the user, never in a shared scope.
+    var isPrivate = false
+    /// `no-cache`: may be stored but must be revalidated before each use.
+    var noCache = false
+    /// `max-age` (or `s-maxage` for the shared scope), in seconds.
+    var maxAge: Int?
+    var sharedMaxAge: Int?
+    /// Validators for conditional requests.
+    var validators = CacheValidators()
+    /// Request header names (lower-cased) the answer varies on; nil when absent; `["*"]` for `Vary: *`.
+    var vary: [String]?
+
+    init() {}
+
+    init(headers: CurlHTTPClient.Headers) {
+        for value in headers.values(for: "cache-control") {
+            for directive in value.split(separator: ",") {
+                let parts = directive.split(separator: "=", maxSplits: 1)
+                let name = parts[0].trimmingCharacters(in: " \t").lowercased()
+                let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t\"") : nil
+                switch name {
+                case "no-store": noStore = true
+                case "private": isPrivate = true
+                case "no-cache": noCache = true
+                case "max-age": maxAge = argument.flatMap { Int($0) }.map { max(0, $0) }
+                case "s-maxage": sharedMaxAge = argument.flatMap { Int($0) }.map { max(0, $0) }
+                default: break
+                }
+            }
+        }
+        validators = CacheValidators(etag: headers["etag"], lastModified: headers["last-modified"])
+        let varyNames = headers.values(for: "vary").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: " \t").lowercased() }.filter { !$0.isEmpty }
+        vary = varyNames.isEmpty ? nil : (varyNames.contains("*") ? ["*"] : varyNames.sorted())
+    }
+
+    /// Whether the answer may be stored in the given kind of scope.
+    func allowsStoring(shared: Bool) -> Bool {
+        if noStore || vary == ["*"] { return false }
+        if shared && isPrivate { return false }
+        return true
+    }
+
+    /// The request's timeout capped by the upstream's freshness lifetime.
+    func cap(_ timeout: Timeout, default resolvedDefault: Timeout, shared: Bool) -> Timeout {
+        let upstream: Int? = noCache ? 0 : (shared ? (sharedMaxAge ?? maxAge) : maxAge)
+        guard let upstream else { return timeout }
+        let requested = timeout.resolved(default: resolvedDefault)
+        switch requested {
+        case .seconds(let seconds): return .seconds(min(seconds, Double(upstream)))
+        case .never, .useDefault: return .seconds(Double(upstream))
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var view = self
+        while let first = view.first, set.contains(first) { view.removeFirst() }
+        while let last = view.last, set.contains(last) { view.removeLast() }
+        return String(view)
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        Substring(self).trimmingCharacters(in: set)
+    }
+}

@@ -1,0 +1,84 @@
+import FixtureSupport
+import Foundation
+import RESTCache
+import Testing
+
+@Suite("Concurrent identical requests make one upstream call")
+struct DeduplicationTests {
+    @Test("100 concurrent identical reads make 1 upstream call and all get the answer")
+    func hundredConcurrentReads() async throws {
+        let harness = try await Harness("dedup")
+        try await harness.tenant.setLatency(milliseconds: 200, route: "GET /api/accounts")
+        let service = harness.service()
+        let results = await withTaskGroup(of: [Account]?.self) { group in
+            for _ in 0..<100 { group.addTask { try? await service.perform(with: AccountsRequest()).get() } }
+            var all: [[Account]?] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results.count == 100)
+        #expect(results.allSatisfy { $0?.map(\.id) == ["101", "102"] })
+        #expect(try await harness.counters().route("GET /api/accounts") == 1)
+        #expect(harness.store.statistics(for: .session("alice")).deduplicatedJoins == 99)
+    }
+
+    @Test("an upstream error is shared by every waiter, and the next request retries")
+    func errorsAreSharedAndRetried() async throws {
+        let harness = try await Harness("deduperr")
+        try await harness.tenant.setLatency(milliseconds: 200, route: "GET /api/accounts")
+        try await harness.tenant.inject(.status(503), route: "GET /api/accounts")
+        let service = harness.service()
+        let statuses = await withTaskGroup(of: Int?.self) { group in
+            for _ in 0..<20 { group.addTask { await service.perform(with: AccountsRequest()).failure?.status } }
+            var all: [Int?] = []
+            for await status in group { all.append(status) }
+            return all
+        }
+        #expect(statuses.allSatisfy { $0 == 503 })
+        #expect(try await harness.counters().route("GET /api/accounts") == 1)
+
+        try await harness.tenant.setLatency(milliseconds: 0)
+        #expect(try await service.perform(with: AccountsRequest()).value().count == 2)
+        #expect(try await harness.counters().route("GET /api/accounts") == 2)
+    }
+
+    @Test("one waiter cancelling does not cancel the others or the upstream call")
+    func cancellingOneWaiter() async throws {
+        let harness = try await Harness("dedupcancel")
+        try await harness.tenant.setLatency(milliseconds: 500, route: "GET /api/accounts")
+        let service = harness.service()
+        let leader = Task { await service.perform(with: AccountsRequest()) }
+        try await waitForCount(harness, "GET /api/accounts", 1)
+        let quitter = Task { await service.perform(with: AccountsRequest()) }
+        let stayer = Task { await service.perform(with: AccountsRequest()) }
+        let flight = CachedRequestStateManager.Key(scope: .session("alice"), key: "accountSummary.accounts")
+        try await waitUntil { service.requestStates.waiterCount(for: flight) == 3 }
+        quitter.cancel()
+
+        guard case .failure(.cancelled) = await quitter.value else {
+            Issue.record("the cancelled waiter should fail with .cancelled")
+            return
+        }
+        #expect(try await leader.value.value().count == 2)
+        #expect(try await stayer.value.value().count == 2)
+        #expect(try await harness.counters().route("GET /api/accounts") == 1)
+    }
+}
+
+/// Polls the fixture's counters (the server's state, not a clock).
+func waitForCount(_ harness: Harness, _ route: String, _ count: Int) async throws {
+    for _ in 0..<1000 {
+        if try await harness.counters().route(route) >= count { return }
+        try await Task.sleep(for: .milliseconds(5))  // polling the fixture server
+    }
+    throw FixtureError("\(route) never reached \(count) requests")
+}
+
+/// Polls a condition on state the test cannot await directly.
+func waitUntil(_ condition: () -> Bool) async throws {
+    for _ in 0..<5000 {
+        if condition() { return }
+        try await Task.sleep(for: .milliseconds(1))  // polling while the fixture server holds the request
+    }
+    throw FixtureError("condition never met")
+}
