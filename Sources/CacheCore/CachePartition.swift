@@ -155,14 +155,14 @@ struct CachePartition: ScopePartition {
         var removals = Removals()
         var kept = 0
         for key in keys {
-            guard let handle = index[key] else {
+            guard let position = index.index(forKey: key) else {
                 continue
             }
-            if !includeUplifted, entries[handle].entry.metadata.isUplifted {
+            if !includeUplifted, entries[index.values[position]].entry.metadata.isUplifted {
                 kept += 1
                 continue
             }
-            removals.append(remove(handle, budget: budget), reason: nil)
+            removals.append(remove(at: position, budget: budget), reason: nil)
         }
         return (removals, kept)
     }
@@ -219,9 +219,24 @@ struct CachePartition: ScopePartition {
     private mutating func remove(_ handle: LRUList<StoredEntry>.Handle, budget: MemoryBudget?) -> StoredEntry {
         let stored = entries.remove(handle)
         index[stored.key] = nil
+        forget(stored, budget: budget)
+        return stored
+    }
+
+    /// Removes through a hash-table position already found, saving the second hash of the key.
+    private mutating func remove(
+        at position: Dictionary<String, LRUList<StoredEntry>.Handle>.Index,
+        budget: MemoryBudget?
+    ) -> StoredEntry {
+        let stored = entries.remove(index.remove(at: position).value)
+        forget(stored, budget: budget)
+        return stored
+    }
+
+    /// The bookkeeping after an entry left the slab and the hash table.
+    private mutating func forget(_ stored: StoredEntry, budget: MemoryBudget?) {
         indexes.remove(stored.key, metadata: stored.entry.metadata) { index[$0] != nil }
         byteCount -= stored.entry.chargedBytes
         budget?.release(stored.entry.chargedBytes)
-        return stored
     }
 }

@@ -10,7 +10,7 @@ struct ConfigurationTests {
         #expect(configuration.maxEntriesPerScope == 10_000)
         #expect(configuration.maxBytesPerScope == 64 * 1024 * 1024)
         #expect(configuration.defaultTimeout == .seconds(300))
-        #expect(configuration.entryOverhead == 256)
+        #expect(configuration.entryOverhead == 320)
         #expect(configuration.stripeCount == 64)
     }
 

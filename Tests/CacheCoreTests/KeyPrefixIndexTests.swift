@@ -70,12 +70,15 @@ struct KeyPrefixIndexTests {
         #expect(try removed(byPrefix: "") == Set(Self.keys))
     }
 
-    @Test("segment prefixes are cut before each separator, never at offset zero")
-    func segmentPrefixes() {
-        #expect(KeySegmentIndex.segmentPrefixes(of: "cardsExperienceV3.page_1.key")
-            == ["cardsExperienceV3", "cardsExperienceV3.page_1", "cardsExperienceV3.page_1.key"])
-        #expect(KeySegmentIndex.segmentPrefixes(of: "/api/x") == ["/api", "/api/x"])
-        #expect(KeySegmentIndex.segmentPrefixes(of: "plain") == ["plain"])
+    @Test("a node hangs under the node cut before its last separator, never cut at offset zero")
+    func parents() {
+        #expect(KeySegmentIndex.parent(of: "cardsExperienceV3.page_1.key") == "cardsExperienceV3.page_1")
+        #expect(KeySegmentIndex.parent(of: "cardsExperienceV3.page_1") == "cardsExperienceV3")
+        #expect(KeySegmentIndex.parent(of: "cardsExperienceV3") == nil)
+        #expect(KeySegmentIndex.parent(of: "/api/x") == "/api")
+        #expect(KeySegmentIndex.parent(of: "/api") == nil)
+        #expect(KeySegmentIndex.parent(of: "trailing.") == "trailing")
+        #expect(KeySegmentIndex.parent(of: "") == nil)
     }
 
     @Test("the index agrees with a brute-force hasPrefix scan on random keys, prefixes and removals")
