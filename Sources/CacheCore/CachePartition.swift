@@ -16,8 +16,11 @@ struct PartitionLimits: Sendable {
 /// after it is released.
 struct Removals: Sendable {
     var entries: [StoredEntry] = []
+    /// Why each entry went: an eviction reason, or `nil` when it was asked for (remove, clear).
     var reasons: [EvictionReason?] = []
     var bytes = 0
+    /// The value an insert replaced: freed after the lock like the others, but not reported as removed.
+    var replaced: StoredEntry?
 
     mutating func append(_ stored: StoredEntry, reason: EvictionReason?) {
         entries.append(stored)
@@ -96,7 +99,7 @@ struct CachePartition: ScopePartition {
     ) -> Removals {
         var removals = Removals()
         if let handle = index[key] {
-            removals.append(remove(handle, budget: budget), reason: nil)
+            removals.replaced = remove(handle, budget: budget)
         }
         while index.count >= limits.maxEntries, let victim = entries.leastRecent {
             removals.append(remove(victim, budget: budget), reason: .entryLimit)
@@ -117,7 +120,7 @@ struct CachePartition: ScopePartition {
                 removals.append(remove(victim, budget: budget), reason: .memoryBudget)
             }
         }
-        counters.evictions += removals.reasons.count { $0 != nil }
+        counters.evictions += removals.entries.count
         return removals
     }
 

@@ -31,6 +31,18 @@ struct EventTests {
         ])
     }
 
+    @Test("replacing a value reports only the insert, not a removal")
+    func replacementEvents() throws {
+        let recorder = EventRecorder()
+        let store = try makeStore(observer: recorder)
+        store.put("v1", "k", in: alice)
+        recorder.reset()
+
+        store.put("v2", "k", in: alice)
+
+        #expect(recorder.events == [.inserted(scope: alice, key: "k", chargedBytes: 3)])
+    }
+
     @Test("a refused insert is reported and changes nothing")
     func rejectedInsertEvent() throws {
         let recorder = EventRecorder()
