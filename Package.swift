@@ -32,7 +32,11 @@ let package = Package(
             dependencies: ["CurlHTTP", "FixtureSupport"],
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "ucache-bench", dependencies: ["CurlHTTP", "RESTCache"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "ucache-bench",
+            dependencies: ["CurlHTTP", "RESTCache", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CurlHTTPTests",
             dependencies: ["CurlHTTP", "FixtureSupport"],

@@ -16,8 +16,11 @@ struct PartitionLimits: Sendable {
 /// after it is released.
 struct Removals: Sendable {
     var entries: [StoredEntry] = []
+    /// Why each entry went: an eviction reason, or `nil` when it was asked for (remove, clear).
     var reasons: [EvictionReason?] = []
     var bytes = 0
+    /// The value an insert replaced: freed after the lock like the others, but not reported as removed.
+    var replaced: StoredEntry?
 
     mutating func append(_ stored: StoredEntry, reason: EvictionReason?) {
         entries.append(stored)
@@ -96,7 +99,7 @@ struct CachePartition: ScopePartition {
     ) -> Removals {
         var removals = Removals()
         if let handle = index[key] {
-            removals.append(remove(handle, budget: budget), reason: nil)
+            removals.replaced = remove(handle, budget: budget)
         }
         while index.count >= limits.maxEntries, let victim = entries.leastRecent {
             removals.append(remove(victim, budget: budget), reason: .entryLimit)
@@ -117,7 +120,7 @@ struct CachePartition: ScopePartition {
                 removals.append(remove(victim, budget: budget), reason: .memoryBudget)
             }
         }
-        counters.evictions += removals.reasons.count { $0 != nil }
+        counters.evictions += removals.entries.count
         return removals
     }
 
@@ -155,14 +158,14 @@ struct CachePartition: ScopePartition {
         var removals = Removals()
         var kept = 0
         for key in keys {
-            guard let handle = index[key] else {
+            guard let position = index.index(forKey: key) else {
                 continue
             }
-            if !includeUplifted, entries[handle].entry.metadata.isUplifted {
+            if !includeUplifted, entries[index.values[position]].entry.metadata.isUplifted {
                 kept += 1
                 continue
             }
-            removals.append(remove(handle, budget: budget), reason: nil)
+            removals.append(remove(at: position, budget: budget), reason: nil)
         }
         return (removals, kept)
     }
@@ -219,9 +222,24 @@ struct CachePartition: ScopePartition {
     private mutating func remove(_ handle: LRUList<StoredEntry>.Handle, budget: MemoryBudget?) -> StoredEntry {
         let stored = entries.remove(handle)
         index[stored.key] = nil
+        forget(stored, budget: budget)
+        return stored
+    }
+
+    /// Removes through a hash-table position already found, saving the second hash of the key.
+    private mutating func remove(
+        at position: Dictionary<String, LRUList<StoredEntry>.Handle>.Index,
+        budget: MemoryBudget?
+    ) -> StoredEntry {
+        let stored = entries.remove(index.remove(at: position).value)
+        forget(stored, budget: budget)
+        return stored
+    }
+
+    /// The bookkeeping after an entry left the slab and the hash table.
+    private mutating func forget(_ stored: StoredEntry, budget: MemoryBudget?) {
         indexes.remove(stored.key, metadata: stored.entry.metadata) { index[$0] != nil }
         byteCount -= stored.entry.chargedBytes
         budget?.release(stored.entry.chargedBytes)
-        return stored
     }
 }

@@ -1,16 +1,25 @@
+import Dispatch
+
 extension CacheStore {
-    /// Drops the whole scope in constant time: the partition is detached under the lock and released after it.
+    /// Drops the whole scope in constant time: the partition is detached under the lock, and a large one is
+    /// freed on a background queue, so a logout does not pay for freeing thousands of entries.
     ///
     /// Removes uplifted entries too (this is the logout / session-expiry clear), resets the scope's own
-    /// statistics (its counters stay in the process totals) and moves the scope to a new generation.
+    /// statistics (its counters stay in the process totals) and moves the scope to a new generation. The bytes
+    /// are released from the memory budget at once.
     @discardableResult
     public func clear(scope: CacheScope, reason: ClearReason = .manual) -> ClearReport {
         let start = ContinuousClock.now
-        var detached = partitions.detach(scope)
+        let detached = partitions.detach(scope)
         let entries = detached?.index.count ?? 0
         let bytes = detached?.byteCount ?? 0
         budget?.release(bytes)
-        detached = nil
+        if let detached, entries >= Self.backgroundReleaseThreshold {
+            // Freeing 10_000 entries takes milliseconds; the caller's request should not wait for it.
+            DispatchQueue.global(qos: .utility).async {
+                withExtendedLifetime(detached) {}
+            }
+        }
         let report = ClearReport(
             scope: scope,
             target: .scope,
@@ -22,6 +31,10 @@ extension CacheStore {
         )
         return finish(report, since: start)
     }
+
+    /// Detached partitions with at least this many entries are freed on a background queue; smaller ones are
+    /// cheaper to free in place than to hand over.
+    static var backgroundReleaseThreshold: Int { 512 }
 
     /// Clears the entries of one feature domain (the `domains` of their metadata).
     @discardableResult

@@ -86,9 +86,10 @@ extension CacheStore {
     @discardableResult
     public func purgeExpired(in scope: CacheScope, olderThan grace: Duration = .zero) -> PurgeReport {
         let now = clock.now()
-        let removals = partitions.withExistingPartition(scope) { partition in
-            partition.removeExpired(at: now, grace: grace, budget: budget)
-        } ?? Removals()
+        let removals =
+            partitions.withExistingPartition(scope) { partition in
+                partition.removeExpired(at: now, grace: grace, budget: budget)
+            } ?? Removals()
         if let observer {
             emit(removals, in: scope, to: observer)
         }

@@ -17,7 +17,8 @@
 /// ```
 public final class CacheStore: Sendable {
     public let configuration: Configuration
-    let clock: any CacheClock
+    /// The store's time source; caching layers read it too, so grace periods and ages agree with the store.
+    public let clock: any CacheClock
     /// The process-wide budget this store charges, if any.
     public let budget: MemoryBudget?
     let observer: (any CacheEventObserver)?
@@ -58,6 +59,10 @@ public final class CacheStore: Sendable {
     // MARK: - Reading
 
     /// Looks `key` up in `scope`, counting a hit, stale hit or miss and marking the entry as recently used.
+    ///
+    /// The hot path: one lock, one hash lookup per level (scope, key), no allocation. A first lookup gives the
+    /// scope its (empty) partition, so its statistics count from the first miss; `purgeExpired` drops scopes
+    /// that stay empty.
     public func lookup(_ key: String, in scope: CacheScope) -> CacheLookup {
         let now = clock.now()
         let result = partitions.withPartition(scope) { $0.lookup(key, at: now) }

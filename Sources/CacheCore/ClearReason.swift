@@ -59,7 +59,8 @@ public struct ClearReport: Hashable, Sendable {
     public var bytes: Int
     /// Uplifted entries that matched but were kept because the clear did not include them.
     public var keptUplifted: Int
-    /// Time spent inside the store, including releasing the removed entries.
+    /// Time the clear took for the caller, including freeing the removed entries (except for a whole-scope
+    /// clear of a large scope, which frees them on a background queue).
     public var duration: Duration
 
     public init(

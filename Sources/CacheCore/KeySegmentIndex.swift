@@ -16,53 +16,60 @@ struct KeySegmentIndex: Sendable {
         byte == UInt8(ascii: ".") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ":")
     }
 
-    /// The nodes a key is filed under, shortest first, ending with the key itself. A separator at offset 0 does
-    /// not cut (there is no empty segment prefix).
-    static func segmentPrefixes(of key: String) -> [String] {
-        var prefixes: [String] = []
-        let utf8 = key.utf8
-        var offset = 0
-        for index in utf8.indices {
-            if offset > 0, isSeparator(utf8[index]) {
-                prefixes.append(String(key[..<index]))
+    /// The node a node hangs under: the node cut before its last separator, or `nil` for a top-level segment.
+    static func parent(of node: String) -> String? {
+        let utf8 = node.utf8
+        var index = utf8.endIndex
+        while index > utf8.startIndex {
+            utf8.formIndex(before: &index)
+            if index > utf8.startIndex, isSeparator(utf8[index]) {
+                return String(node[..<index])
             }
-            offset += 1
         }
-        prefixes.append(key)
-        return prefixes
+        return nil
     }
 
+    /// Files `key`, walking up only until it meets a node that already exists (its ancestors exist too), so a
+    /// key next to existing ones costs one parent string and two hash operations.
     mutating func insert(_ key: String) {
-        var parent: String?
-        for prefix in Self.segmentPrefixes(of: key) {
-            if let parent {
-                children[parent, default: []].insert(prefix)
-            } else {
-                roots.insert(prefix)
-            }
-            parent = prefix
-        }
-    }
-
-    /// Forgets `key` (already removed from the store), pruning nodes that no longer lead to a stored key.
-    /// `isStored` says whether a node is itself a stored key, which keeps it alive without children.
-    mutating func remove(_ key: String, isStored: (String) -> Bool) {
-        let prefixes = Self.segmentPrefixes(of: key)
-        for position in prefixes.indices.reversed() {
-            let node = prefixes[position]
-            guard children[node]?.isEmpty ?? true, !isStored(node) else {
+        var node = key
+        while true {
+            guard let parent = Self.parent(of: node) else {
+                roots.insert(node)
                 return
             }
-            children[node] = nil
-            if position > 0 {
-                let parent = prefixes[position - 1]
-                children[parent]?.remove(node)
-                if children[parent]?.isEmpty == true {
-                    children[parent] = nil
-                }
-            } else {
-                roots.remove(node)
+            guard children[parent, default: []].insert(node).inserted else {
+                return
             }
+            node = parent
+        }
+    }
+
+    /// Forgets `key` (already removed from the store), pruning nodes that no longer lead to a stored key, and
+    /// stopping at the first ancestor that still has other children. `isStored` says whether a node is itself a
+    /// stored key, which keeps it alive without children.
+    mutating func remove(_ key: String, isStored: (String) -> Bool) {
+        guard children[key] == nil else {
+            return  // other keys continue this one
+        }
+        var node = key
+        while true {
+            guard let parent = Self.parent(of: node) else {
+                roots.remove(node)
+                return
+            }
+            guard let position = children.index(forKey: parent) else {
+                return
+            }
+            children.values[position].remove(node)
+            guard children.values[position].isEmpty else {
+                return
+            }
+            children.remove(at: position)
+            guard !isStored(parent) else {
+                return
+            }
+            node = parent
         }
     }
 
@@ -84,18 +91,9 @@ struct KeySegmentIndex: Sendable {
 
     /// The nodes at the level where `prefix` ends: children of the prefix cut before its last separator.
     private func siblings(of prefix: String) -> Set<String> {
-        let utf8 = prefix.utf8
-        var lastCut: String.Index?
-        var offset = 0
-        for index in utf8.indices {
-            if offset > 0, Self.isSeparator(utf8[index]) {
-                lastCut = index
-            }
-            offset += 1
-        }
-        guard let lastCut else {
+        guard let parent = Self.parent(of: prefix) else {
             return roots
         }
-        return children[String(prefix[..<lastCut])] ?? []
+        return children[parent] ?? []
     }
 }

@@ -59,12 +59,12 @@ struct SecondaryIndexes: Sendable {
     }
 
     private static func remove(_ key: String, from name: String, in index: inout [String: Set<String>]) {
-        guard index[name] != nil else {
+        guard let position = index.index(forKey: name) else {
             return
         }
-        index[name]!.remove(key)
-        if index[name]!.isEmpty {
-            index[name] = nil
+        index.values[position].remove(key)
+        if index.values[position].isEmpty {
+            index.remove(at: position)
         }
     }
 }

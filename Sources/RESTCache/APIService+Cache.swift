@@ -75,6 +75,7 @@ extension APIService {
         }
         var key = placement.key
         if let names = semantics.vary {
+            hasVaryingEntries.store(true, ordering: .relaxed)
             let descriptor = VaryDescriptor(headerNames: names)
             var descriptorMetadata = metadata
             descriptorMetadata.timeout = .never

@@ -17,6 +17,8 @@ public final class APIService: Sendable {
     public let requestStates: CachedRequestStateManager
     let clock: any CacheClock
     let backgroundRefreshes = BackgroundRefreshes()
+    /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
+    let hasVaryingEntries = Atomic<Bool>(false)
 
     /// Creates a service for one session. `clock` must be the clock of the store behind `cache`.
     public init(
@@ -39,7 +41,7 @@ public final class APIService: Sendable {
 
     /// Performs a request under its cache policy (the seed's signature).
     public func perform<T: RequestType>(with request: T) async -> Result<T.Response, API<T.ErrorBody>> {
-        await performWithSource(with: request).map(\.data)
+        await performWithSource(with: request).map { $0.data }
     }
 
     /// Performs a request and says where the answer came from (cache, network, stale cache).

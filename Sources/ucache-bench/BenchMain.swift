@@ -11,7 +11,7 @@ struct BenchMain {
             return
         }
         let options = BenchOptions(arguments.dropFirst())
-        let suites: [String: any BenchSuite] = ["transport": TransportSuite()]
+        let suites: [String: any BenchSuite] = ["transport": TransportSuite(), "rest": RESTSuite()]
         let selected = suiteName == "all" ? suites.keys.sorted() : [suiteName]
         var reports: [BenchReport] = []
         for name in selected {
@@ -40,7 +40,7 @@ struct BenchMain {
 
     static let usage = """
         usage: ucache-bench SUITE [--json] [--help] [suite options]
-        suites: transport, all
+        suites: transport, rest, all
         Run `ucache-bench SUITE --help` for a suite's method and options. Build with -c release.
         """
 }

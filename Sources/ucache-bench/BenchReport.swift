@@ -46,6 +46,7 @@ struct Samples {
     private(set) var nanoseconds: [UInt64] = []
 
     mutating func append(_ value: UInt64) { nanoseconds.append(value) }
+    mutating func reserve(_ count: Int) { nanoseconds.reserveCapacity(count) }
     mutating func append(contentsOf other: Samples) { nanoseconds.append(contentsOf: other.nanoseconds) }
 
     /// The value below which `fraction` of the samples fall (nearest rank).

@@ -8,11 +8,17 @@ struct ClearingTests {
         let store = try makeStore(observer: observer)
         store.put("b1", "balances.acc1", in: alice, CacheEntryMetadata(domains: ["balances"], accounts: ["acc1"]))
         store.put("b2", "balances.acc2", in: alice, CacheEntryMetadata(domains: ["balances"], accounts: ["tok-2"]))
-        store.put("t1", "transactions.acc1", in: alice, CacheEntryMetadata(domains: ["transactions"],
-                                                                              accounts: ["acc1"],
-                                                                              entityKeys: ["Account:1"]))
-        store.put("p", "profile", in: alice, CacheEntryMetadata(domains: ["balances"], accounts: ["acc1"],
-                                                                   isUplifted: true, entityKeys: ["Account:1"]))
+        store.put(
+            "t1", "transactions.acc1", in: alice,
+            CacheEntryMetadata(
+                domains: ["transactions"],
+                accounts: ["acc1"],
+                entityKeys: ["Account:1"]))
+        store.put(
+            "p", "profile", in: alice,
+            CacheEntryMetadata(
+                domains: ["balances"], accounts: ["acc1"],
+                isUplifted: true, entityKeys: ["Account:1"]))
         store.put("c", "cardsExperienceV3.page_1.key", in: alice, CacheEntryMetadata(domains: ["cards"]))
         store.put("b1", "balances.acc1", in: bob, CacheEntryMetadata(domains: ["balances"], accounts: ["acc1"]))
         return store

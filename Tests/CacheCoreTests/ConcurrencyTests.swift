@@ -26,9 +26,10 @@ struct ConcurrencyTests {
                         case 4...6:
                             let generation = store.generation(of: scope)
                             let size = Int(generator.next() % 200)
-                            store.insert(step, byteCost: size, key: key, scope: scope,
-                                         metadata: CacheEntryMetadata(domains: ["d\(step % 3)"]),
-                                         ifGeneration: generation)
+                            store.insert(
+                                step, byteCost: size, key: key, scope: scope,
+                                metadata: CacheEntryMetadata(domains: ["d\(step % 3)"]),
+                                ifGeneration: generation)
                         case 7:
                             store.remove(key: key, scope: scope)
                         case 8:

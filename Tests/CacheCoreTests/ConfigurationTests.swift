@@ -1,5 +1,6 @@
-@testable import CacheCore
 import Testing
+
+@testable import CacheCore
 
 @Suite("Configuration and errors")
 struct ConfigurationTests {
@@ -10,7 +11,7 @@ struct ConfigurationTests {
         #expect(configuration.maxEntriesPerScope == 10_000)
         #expect(configuration.maxBytesPerScope == 64 * 1024 * 1024)
         #expect(configuration.defaultTimeout == .seconds(300))
-        #expect(configuration.entryOverhead == 256)
+        #expect(configuration.entryOverhead == 320)
         #expect(configuration.stripeCount == 64)
     }
 
@@ -22,12 +23,14 @@ struct ConfigurationTests {
         #expect(CacheStore.Configuration().entryOverhead >= node + slot)
     }
 
-    @Test("out-of-range values are refused with an invalidConfiguration error naming the field", arguments: [
-        ("maxEntriesPerScope", CacheStore.Configuration(maxEntriesPerScope: 0)),
-        ("maxBytesPerScope", CacheStore.Configuration(maxBytesPerScope: -1)),
-        ("entryOverhead", CacheStore.Configuration(entryOverhead: -8)),
-        ("stripeCount", CacheStore.Configuration(stripeCount: 0)),
-    ])
+    @Test(
+        "out-of-range values are refused with an invalidConfiguration error naming the field",
+        arguments: [
+            ("maxEntriesPerScope", CacheStore.Configuration(maxEntriesPerScope: 0)),
+            ("maxBytesPerScope", CacheStore.Configuration(maxBytesPerScope: -1)),
+            ("entryOverhead", CacheStore.Configuration(entryOverhead: -8)),
+            ("stripeCount", CacheStore.Configuration(stripeCount: 0)),
+        ])
     func invalidConfiguration(field: String, configuration: CacheStore.Configuration) {
         do {
             _ = try CacheStore(configuration: configuration)
@@ -38,9 +41,11 @@ struct ConfigurationTests {
         }
     }
 
-    @Test("a default timeout that is useDefault or negative is refused with invalidTimeout", arguments: [
-        Timeout.useDefault, .seconds(-1), .seconds(.nan),
-    ])
+    @Test(
+        "a default timeout that is useDefault or negative is refused with invalidTimeout",
+        arguments: [
+            Timeout.useDefault, .seconds(-1), .seconds(.nan),
+        ])
     func invalidDefaultTimeout(timeout: Timeout) {
         do {
             _ = try CacheStore(configuration: CacheStore.Configuration(defaultTimeout: timeout))

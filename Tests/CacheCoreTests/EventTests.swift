@@ -19,16 +19,29 @@ struct EventTests {
         store.remove(key: "b", scope: alice)
         let report = store.clear(scope: alice, reason: .logout)
 
-        #expect(recorder.events == [
-            .inserted(scope: alice, key: "a", chargedBytes: 2),
-            .hit(scope: alice, key: "a"),
-            .stale(scope: alice, key: "a", staleness: .seconds(5)),
-            .miss(scope: alice, key: "zz"),
-            .inserted(scope: alice, key: "b", chargedBytes: 2),
-            .evicted(scope: alice, key: "a", reason: .entryLimit),
-            .removed(scope: alice, key: "b"),
-            .cleared(report),
-        ])
+        #expect(
+            recorder.events == [
+                .inserted(scope: alice, key: "a", chargedBytes: 2),
+                .hit(scope: alice, key: "a"),
+                .stale(scope: alice, key: "a", staleness: .seconds(5)),
+                .miss(scope: alice, key: "zz"),
+                .inserted(scope: alice, key: "b", chargedBytes: 2),
+                .evicted(scope: alice, key: "a", reason: .entryLimit),
+                .removed(scope: alice, key: "b"),
+                .cleared(report),
+            ])
+    }
+
+    @Test("replacing a value reports only the insert, not a removal")
+    func replacementEvents() throws {
+        let recorder = EventRecorder()
+        let store = try makeStore(observer: recorder)
+        store.put("v1", "k", in: alice)
+        recorder.reset()
+
+        store.put("v2", "k", in: alice)
+
+        #expect(recorder.events == [.inserted(scope: alice, key: "k", chargedBytes: 3)])
     }
 
     @Test("a refused insert is reported and changes nothing")

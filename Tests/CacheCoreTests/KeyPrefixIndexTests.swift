@@ -1,5 +1,6 @@
-@testable import CacheCore
 import Testing
+
+@testable import CacheCore
 
 @Suite("Key-prefix index")
 struct KeyPrefixIndexTests {
@@ -37,30 +38,44 @@ struct KeyPrefixIndexTests {
         return before.subtracting(after)
     }
 
-    @Test("a prefix ending at a separator or a segment end removes exactly the keys starting with it", arguments: [
-        ("cardsExperienceV3.", ["cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key"]),
-        ("cardsExperienceV3.page_1", ["cardsExperienceV3.page_1.key"]),
-        ("/api/accounts/123", ["/api/accounts/123/balance", "/api/accounts/1234/balance"]),
-        ("/api/accounts/123/", ["/api/accounts/123/balance"]),
-        ("feed:37774", ["feed:37774:-122419:5000"]),
-        ("a.", ["a..b"]),
-        ("trailing.", ["trailing."]),
-    ])
+    @Test(
+        "a prefix ending at a separator or a segment end removes exactly the keys starting with it",
+        arguments: [
+            ("cardsExperienceV3.", ["cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key"]),
+            ("cardsExperienceV3.page_1", ["cardsExperienceV3.page_1.key"]),
+            ("/api/accounts/123", ["/api/accounts/123/balance", "/api/accounts/1234/balance"]),
+            ("/api/accounts/123/", ["/api/accounts/123/balance"]),
+            ("feed:37774", ["feed:37774:-122419:5000"]),
+            ("a.", ["a..b"]),
+            ("trailing.", ["trailing."]),
+        ])
     func onBoundary(prefix: String, expected: [String]) throws {
         #expect(try removed(byPrefix: prefix) == Set(expected))
     }
 
-    @Test("a prefix ending inside a segment still has plain hasPrefix semantics", arguments: [
-        ("cardsExperienceV3", ["cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key", "cardsExperienceV3",
-                               "cardsExperienceV3Beta.page_1"]),
-        ("cardsExp", ["cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key", "cardsExperienceV3",
-                      "cardsExperienceV3Beta.page_1"]),
-        ("cardsExperienceV3.page_", ["cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key"]),
-        ("/api/p", ["/api/payees"]),
-        ("/", ["/api/accounts/123/balance", "/api/accounts/1234/balance", "/api/payees"]),
-        ("admin", ["admin_dashboard"]),
-        ("nothing", []),
-    ])
+    @Test(
+        "a prefix ending inside a segment still has plain hasPrefix semantics",
+        arguments: [
+            (
+                "cardsExperienceV3",
+                [
+                    "cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key", "cardsExperienceV3",
+                    "cardsExperienceV3Beta.page_1",
+                ]
+            ),
+            (
+                "cardsExp",
+                [
+                    "cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key", "cardsExperienceV3",
+                    "cardsExperienceV3Beta.page_1",
+                ]
+            ),
+            ("cardsExperienceV3.page_", ["cardsExperienceV3.page_1.key", "cardsExperienceV3.page_2.key"]),
+            ("/api/p", ["/api/payees"]),
+            ("/", ["/api/accounts/123/balance", "/api/accounts/1234/balance", "/api/payees"]),
+            ("admin", ["admin_dashboard"]),
+            ("nothing", []),
+        ])
     func insideSegment(prefix: String, expected: [String]) throws {
         #expect(try removed(byPrefix: prefix) == Set(expected))
     }
@@ -70,12 +85,15 @@ struct KeyPrefixIndexTests {
         #expect(try removed(byPrefix: "") == Set(Self.keys))
     }
 
-    @Test("segment prefixes are cut before each separator, never at offset zero")
-    func segmentPrefixes() {
-        #expect(KeySegmentIndex.segmentPrefixes(of: "cardsExperienceV3.page_1.key")
-            == ["cardsExperienceV3", "cardsExperienceV3.page_1", "cardsExperienceV3.page_1.key"])
-        #expect(KeySegmentIndex.segmentPrefixes(of: "/api/x") == ["/api", "/api/x"])
-        #expect(KeySegmentIndex.segmentPrefixes(of: "plain") == ["plain"])
+    @Test("a node hangs under the node cut before its last separator, never cut at offset zero")
+    func parents() {
+        #expect(KeySegmentIndex.parent(of: "cardsExperienceV3.page_1.key") == "cardsExperienceV3.page_1")
+        #expect(KeySegmentIndex.parent(of: "cardsExperienceV3.page_1") == "cardsExperienceV3")
+        #expect(KeySegmentIndex.parent(of: "cardsExperienceV3") == nil)
+        #expect(KeySegmentIndex.parent(of: "/api/x") == "/api")
+        #expect(KeySegmentIndex.parent(of: "/api") == nil)
+        #expect(KeySegmentIndex.parent(of: "trailing.") == "trailing")
+        #expect(KeySegmentIndex.parent(of: "") == nil)
     }
 
     @Test("the index agrees with a brute-force hasPrefix scan on random keys, prefixes and removals")
@@ -83,9 +101,10 @@ struct KeyPrefixIndexTests {
         var generator = SplitMix(seed: 42)
         let alphabet = Array("ab./:")
         func randomString(maxLength: Int) -> String {
-            String((0..<Int(generator.next() % UInt64(maxLength + 1))).map { _ in
-                alphabet[Int(generator.next() % UInt64(alphabet.count))]
-            })
+            String(
+                (0..<Int(generator.next() % UInt64(maxLength + 1))).map { _ in
+                    alphabet[Int(generator.next() % UInt64(alphabet.count))]
+                })
         }
         var index = KeySegmentIndex()
         var stored = Set<String>()

@@ -60,7 +60,9 @@ struct RefreshTests {
         let store = try makeStore()
         store.put("v", "k", in: alice, CacheEntryMetadata(timeout: .seconds(5)))
 
-        guard case .rejectedInvalid(.invalidTimeout) = store.refresh(key: "k", scope: alice, timeout: .seconds(-3)) else {
+        let outcome = store.refresh(key: "k", scope: alice, timeout: .seconds(-3))
+
+        guard case .rejectedInvalid(.invalidTimeout) = outcome else {
             Issue.record("expected an invalid-timeout refusal")
             return
         }

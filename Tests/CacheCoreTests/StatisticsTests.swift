@@ -42,13 +42,17 @@ struct StatisticsTests {
 
     @Test("statistics add up field by field")
     func addition() {
-        let one = CacheStatistics(hits: 1, misses: 2, staleHits: 3, expirations: 4, evictions: 5, inserts: 6,
-                                  networkFetches: 7, deduplicatedJoins: 8, entryCount: 9, byteCount: 10)
+        let one = CacheStatistics(
+            hits: 1, misses: 2, staleHits: 3, expirations: 4, evictions: 5, inserts: 6,
+            networkFetches: 7, deduplicatedJoins: 8, entryCount: 9, byteCount: 10)
         var total = one + one
         total += CacheStatistics(hits: 1)
 
-        #expect(total == CacheStatistics(hits: 3, misses: 4, staleHits: 6, expirations: 8, evictions: 10, inserts: 12,
-                                         networkFetches: 14, deduplicatedJoins: 16, entryCount: 18, byteCount: 20))
+        #expect(
+            total
+                == CacheStatistics(
+                    hits: 3, misses: 4, staleHits: 6, expirations: 8, evictions: 10, inserts: 12,
+                    networkFetches: 14, deduplicatedJoins: 16, entryCount: 18, byteCount: 20))
     }
 
     @Test("process totals keep the counters of scopes already cleared but not their sizes")
@@ -84,11 +88,12 @@ struct StatisticsTests {
         #expect(statistics.networkFetches == 2)
         #expect(statistics.deduplicatedJoins == 1)
         #expect(store.statistics().networkFetches == 2)
-        #expect(recorder.events == [
-            .networkCall(scope: alice, key: "k", status: 200, duration: .milliseconds(12)),
-            .networkCall(scope: alice, key: "k", status: nil, duration: .seconds(30)),
-            .deduplicatedJoin(scope: alice, key: "k"),
-        ])
+        #expect(
+            recorder.events == [
+                .networkCall(scope: alice, key: "k", status: 200, duration: .milliseconds(12)),
+                .networkCall(scope: alice, key: "k", status: nil, duration: .seconds(30)),
+                .deduplicatedJoin(scope: alice, key: "k"),
+            ])
     }
 
     @Test("statistics encode to JSON and back unchanged")
