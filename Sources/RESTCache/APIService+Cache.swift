@@ -1,22 +1,33 @@
 import Foundation
 
 /// A decoded value found in the cache, with the entry it came from.
+@usableFromInline
 struct CachedValue<Value: Sendable>: Sendable {
-    var value: Value
-    var entry: CacheEntry
+    @usableFromInline var value: Value
+    @usableFromInline var entry: CacheEntry
     /// The key the value is stored under (a `Vary` variant key differs from the request's key).
-    var key: String
+    @usableFromInline var key: String
 
+    @inlinable
+    init(value: Value, entry: CacheEntry, key: String) {
+        self.value = value
+        self.entry = entry
+        self.key = key
+    }
+
+    @inlinable
     func staleness(at now: CacheInstant) -> Duration {
         guard let expiresAt = entry.expiresAt, now > expiresAt else { return .zero }
         return now.duration(since: expiresAt)
     }
 
+    @inlinable
     func withSource(_ source: ResponseSource, now: CacheInstant) -> DataWithSource<Value> {
         DataWithSource(data: value, source: source, age: entry.age(at: now))
     }
 }
 
+@usableFromInline
 enum CachedRead<Value: Sendable> {
     case fresh(CachedValue<Value>)
     case stale(CachedValue<Value>)
@@ -25,9 +36,14 @@ enum CachedRead<Value: Sendable> {
 
 /// Stored at a request's key when the upstream's answer varies on request headers: the real entries live at
 /// variant keys that add those headers' values.
+@usableFromInline
 struct VaryDescriptor: Sendable, Equatable {
-    var headerNames: [String]
+    @usableFromInline var headerNames: [String]
 
+    @usableFromInline
+    init(headerNames: [String]) { self.headerNames = headerNames }
+
+    @usableFromInline
     func variantKey(base: String, value: (String) -> String?) -> String {
         base + "\u{1E}vary:" + headerNames.map { "\($0)=\(value($0) ?? "")" }.joined(separator: "&")
     }
@@ -35,6 +51,7 @@ struct VaryDescriptor: Sendable, Equatable {
 
 extension APIService {
     /// The cached answer of a read, following a `Vary` descriptor to the variant of this request.
+    @inlinable
     func read<T: RequestType>(_ request: T, at placement: RequestPlan.CachePlacement) -> CachedRead<T.Response> {
         var key = placement.key
         if case .fresh(let entry) = cache.peek(key, in: placement.scope),
@@ -55,7 +72,8 @@ extension APIService {
     }
 
     /// The value a request sends for a header: its own, else the session's credentials, else the defaults.
-    private func sentHeaderValue<T: RequestType>(_ name: String, of request: T, shared: Bool) -> String? {
+    @usableFromInline
+    func sentHeaderValue<T: RequestType>(_ name: String, of request: T, shared: Bool) -> String? {
         request.headers[name] ?? (shared ? nil : credentials.headers[name]) ?? configuration.defaultHeaders[name]
     }
 

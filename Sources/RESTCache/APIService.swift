@@ -15,10 +15,10 @@ public final class APIService: Sendable {
     public let configuration: Configuration
     /// In-flight de-duplication; shareable between services of the same scope.
     public let requestStates: CachedRequestStateManager
-    let clock: any CacheClock
-    let backgroundRefreshes = BackgroundRefreshes()
+    @usableFromInline let clock: any CacheClock
+    @usableFromInline let backgroundRefreshes = BackgroundRefreshes()
     /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
-    let hasVaryingEntries = Atomic<Bool>(false)
+    @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
 
     /// Creates a service for one session. `clock` must be the clock of the store behind `cache`.
     public init(
@@ -40,11 +40,13 @@ public final class APIService: Sendable {
     }
 
     /// Performs a request under its cache policy (the seed's signature).
+    @inlinable
     public func perform<T: RequestType>(with request: T) async -> Result<T.Response, API<T.ErrorBody>> {
         await performWithSource(with: request).map { $0.data }
     }
 
     /// Performs a request and says where the answer came from (cache, network, stale cache).
+    @inlinable
     public func performWithSource<T: RequestType>(
         with request: T
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
@@ -103,6 +105,7 @@ public final class APIService: Sendable {
 
     /// One upstream call for all concurrent identical reads; the answer is stored unless the scope was cleared
     /// meanwhile.
+    @usableFromInline
     func fetch<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
@@ -160,7 +163,8 @@ public final class APIService: Sendable {
     }
 
     /// Fetches without storing: mutations, uncached reads and the no-cache policy.
-    private func performUncached<T: RequestType>(
+    @usableFromInline
+    func performUncached<T: RequestType>(
         _ request: T,
         placement: RequestPlan.CachePlacement?
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
@@ -214,6 +218,7 @@ public final class APIService: Sendable {
 
 extension API {
     /// Failures a cached answer may stand in for: the transport failed or the upstream had a server error.
+    @usableFromInline
     var isRecoverableFromCache: Bool {
         switch self {
         case .network: return true
@@ -224,6 +229,7 @@ extension API {
 }
 
 /// Background refreshes started by stale-while-revalidate, so tests and shutdown can wait for them.
+@usableFromInline
 final class BackgroundRefreshes: Sendable {
     private struct State {
         var nextID = 0
@@ -231,6 +237,9 @@ final class BackgroundRefreshes: Sendable {
     }
     private let state = Mutex(State())
 
+    @usableFromInline init() {}
+
+    @usableFromInline
     func start<R: Sendable>(_ work: @escaping @Sendable () async -> R) {
         state.withLock { state in
             let id = state.nextID

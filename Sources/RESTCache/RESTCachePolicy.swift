@@ -18,6 +18,7 @@ public enum RESTCachePolicy: Hashable, Sendable {
     case staleIfError(maximumStaleness: Duration)
 
     /// Whether this policy may answer from the cache before asking the network.
+    @inlinable
     var readsCacheFirst: Bool {
         switch self {
         case .cacheFirst, .cacheOnly, .staleWhileRevalidate, .staleIfError: return true

@@ -2,14 +2,23 @@ import Foundation
 
 /// Everything decided about one request before any I/O: its URL, headers, body, and where (if anywhere) its
 /// answer is cached.
+@usableFromInline
 struct RequestPlan: Sendable {
     /// Where a read's answer lives in the cache. Cheap to compute: the cache-hit path needs nothing else.
+    @usableFromInline
     struct CachePlacement: Sendable {
-        var key: String
-        var scope: CacheScope
+        @usableFromInline var key: String
+        @usableFromInline var scope: CacheScope
         /// The timeout and domains of a caching rule, when the request has no `Cacheable`.
-        var rule: CachingRule?
-        var isShared: Bool { scope == .shared }
+        @usableFromInline var rule: CachingRule?
+        @inlinable var isShared: Bool { scope == .shared }
+
+        @inlinable
+        init(key: String, scope: CacheScope, rule: CachingRule?) {
+            self.key = key
+            self.scope = scope
+            self.rule = rule
+        }
     }
 
     var httpRequest: CurlHTTPClient.Request
@@ -66,6 +75,7 @@ struct RequestPlan: Sendable {
     }
 
     /// Where a GET's answer is cached, if anywhere; mutations are never cached.
+    @inlinable
     static func placement<T: RequestType>(
         for request: T,
         sessionScope: CacheScope,
@@ -111,11 +121,13 @@ struct RequestPlan: Sendable {
     /// The tag that lets a mutation of a path find the entries read from it.
     static func pathTag(_ path: String) -> String { "path:\(path)" }
 
+    @inlinable
     static func carriesCredentials(_ headers: CurlHTTPClient.Headers) -> Bool {
         headers.contains("Authorization") || headers.contains("Cookie") || headers.contains("Proxy-Authorization")
     }
 
     /// RFC 3986 query encoding: only unreserved characters stay as they are.
+    @usableFromInline
     static func encode(_ items: [QueryItem]) -> String {
         items.map { item in
             let name = percentEncode(item.name)
