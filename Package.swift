@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
+        .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
     ],
     targets: [
         .systemLibrary(
@@ -19,6 +20,13 @@ let package = Package(
         ),
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         .testTarget(name: "CurlHTTPTests", dependencies: ["CurlHTTP"], swiftSettings: strictSettings),
+        .target(name: "GraphQLCache", swiftSettings: strictSettings),
+        .testTarget(
+            name: "GraphQLCacheTests",
+            dependencies: ["GraphQLCache"],
+            exclude: ["ParserCorpus"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
