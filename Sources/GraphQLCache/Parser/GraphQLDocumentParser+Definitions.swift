@@ -33,6 +33,11 @@ extension GraphQLDocumentParser {
                 return .fragment(try parseFragmentDefinition())
             }
             if isKeyword(keyword, "extend") {
+                // Like graphql-js, only a known extension keyword makes this a (refused) type-system extension.
+                let extended = try lookahead()
+                guard Self.isExtensionKeyword(self, extended) else {
+                    throw unexpected(extended)
+                }
                 throw unsupportedDefinition(keyword)
             }
         }
@@ -41,6 +46,14 @@ extension GraphQLDocumentParser {
 
     private static func isTypeSystemKeyword(_ parser: GraphQLDocumentParser, _ token: GraphQLToken) -> Bool {
         for keyword: StaticString in ["schema", "scalar", "type", "interface", "union", "enum", "input", "directive"]
+        where parser.isKeyword(token, keyword) {
+            return true
+        }
+        return false
+    }
+
+    private static func isExtensionKeyword(_ parser: GraphQLDocumentParser, _ token: GraphQLToken) -> Bool {
+        for keyword: StaticString in ["schema", "scalar", "type", "interface", "union", "enum", "input"]
         where parser.isKeyword(token, keyword) {
             return true
         }
