@@ -89,7 +89,7 @@ struct ParserRobustnessTests {
         // Parsing on a concurrency worker thread, whose stack is smaller than the main thread's.
         let error = await Task.detached { parseError(source, configuration: generous) }.value
         #expect(error?.code == .tooDeep)
-        #expect(error?.message == "Syntax Error: Document is nested deeper than 1000 levels. Parsing aborted.")
+        #expect(error?.message == "Syntax Error: Document is nested deeper than 512 levels. Parsing aborted.")
     }
 
     @Test("the token limit refuses large documents and allows exactly the limit")

@@ -44,14 +44,43 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         public static let tooLarge = Code("tooLarge")
     }
 
+    /// The error's contents live in one shared, immutable box, so throwing and propagating the error moves a
+    /// single reference: the parser's recursion keeps small stack frames, even in debug builds.
+    private final class Storage: Sendable {
+        let code: Code
+        let message: String
+        let locations: [GraphQLSourceLocation]
+        let underlying: (any Error)?
+
+        init(code: Code, message: String, locations: [GraphQLSourceLocation], underlying: (any Error)?) {
+            self.code = code
+            self.message = message
+            self.locations = locations
+            self.underlying = underlying
+        }
+    }
+
+    private let storage: Storage
+
     /// What went wrong, for programs.
-    public let code: Code
+    public var code: Code {
+        storage.code
+    }
+
     /// What went wrong, for people; never contains string literal values or whole documents.
-    public let message: String
+    public var message: String {
+        storage.message
+    }
+
     /// Where in the document the problem is, most relevant first; empty when the problem has no place.
-    public let locations: [GraphQLSourceLocation]
+    public var locations: [GraphQLSourceLocation] {
+        storage.locations
+    }
+
     /// The error that caused this one, when there is one.
-    public let underlying: (any Error)?
+    public var underlying: (any Error)? {
+        storage.underlying
+    }
 
     init(
         code: Code,
@@ -59,10 +88,7 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         locations: [GraphQLSourceLocation] = [],
         underlying: (any Error)? = nil
     ) {
-        self.code = code
-        self.message = message
-        self.locations = locations
-        self.underlying = underlying
+        storage = Storage(code: code, message: message, locations: locations, underlying: underlying)
     }
 
     /// `line:column: message`, like a compiler diagnostic.

@@ -9,7 +9,9 @@ public struct GraphQLParser: Sendable {
         /// The most selection sets, list or object values and list types that may be open at once.
         ///
         /// Default: 128, far beyond any real query. Deeper input is refused with `tooDeep` instead of risking
-        /// the stack; values above 1 000 are treated as 1 000 for the same reason.
+        /// the stack; values above 512 are treated as 512 for the same reason. At 128, parsing, printing,
+        /// validating and hashing the deepest document stay well inside a 512 KB thread stack, even in debug
+        /// builds.
         public var maxDepth: Int
         /// The most significant tokens (names, punctuators, values) a document may have.
         ///
@@ -23,7 +25,7 @@ public struct GraphQLParser: Sendable {
         }
 
         /// The largest depth the parser allows, whatever is configured: its recursion must fit on any thread.
-        static let depthCeiling = 1_000
+        static let depthCeiling = 512
     }
 
     /// The limits this parser applies.
