@@ -141,6 +141,13 @@ enum ParserErrorCases {
             "Unexpected description, descriptions are supported only on type definitions."
         ),
         SyntaxErrorCase("{ ... on T @d }", 1, 15, #"Expected "{", found "}"."#),
+        SyntaxErrorCase("{ a & b }", 1, 5, #"Expected Name, found "&"."#),
+        SyntaxErrorCase("query Q($a: Int | Float) { a }", 1, 17, #"Expected "$", found "|"."#),
+        SyntaxErrorCase("{ a(x: 1 | 2) }", 1, 10, #"Expected Name, found "|"."#),
+        SyntaxErrorCase("{ a(x: @) }", 1, 8, #"Unexpected "@"."#),
+        SyntaxErrorCase("{ a(x: =) }", 1, 8, #"Unexpected "="."#),
+        SyntaxErrorCase("{ a! }", 1, 4, #"Expected Name, found "!"."#),
+        SyntaxErrorCase("{ [a] }", 1, 3, #"Expected Name, found "["."#),
         SyntaxErrorCase(unsupported: "type Query { a: Int }", keyword: "type", 1, 1),
         SyntaxErrorCase(unsupported: #""desc" type Query { a: Int }"#, keyword: "type", 1, 1),
         SyntaxErrorCase(unsupported: "{ a }\nschema { query: Q }", keyword: "schema", 2, 1),

@@ -2,7 +2,8 @@
 ///
 /// Callers switch on ``code`` (stable across releases) rather than parsing ``message``. The message follows
 /// graphql-js wording so that people who know GraphQL recognise it. Neither the message nor ``description`` ever
-/// contains a whole document or the value of a string literal: documents can carry credentials inline.
+/// contains a whole document or the value of a string literal (at most the escape sequence at fault), because
+/// documents can carry credentials inline; names in messages are shortened to 80 characters.
 public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
     /// A stable, machine-readable identification of what went wrong.
     ///
@@ -14,6 +15,7 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
             self.name = name
         }
 
+        /// The code's stable name, e.g. `syntaxError`, for logs and metrics labels.
         public var description: String {
             name
         }

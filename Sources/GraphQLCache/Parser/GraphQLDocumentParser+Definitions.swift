@@ -17,7 +17,7 @@ extension GraphQLDocumentParser {
         let hasDescription = peek(.string) || peek(.blockString)
         let keyword = hasDescription ? try lookahead() : token
         if keyword.kind == .name {
-            if Self.isTypeSystemKeyword(self, keyword) {
+            if isKeyword(keyword, in: Self.typeSystemKeywords) {
                 throw unsupportedDefinition(keyword)
             }
             if hasDescription {
@@ -35,7 +35,7 @@ extension GraphQLDocumentParser {
             if isKeyword(keyword, "extend") {
                 // Like graphql-js, only a known extension keyword makes this a (refused) type-system extension.
                 let extended = try lookahead()
-                guard Self.isExtensionKeyword(self, extended) else {
+                guard isKeyword(extended, in: Self.extensionKeywords) else {
                     throw unexpected(extended)
                 }
                 throw unsupportedDefinition(keyword)
@@ -44,20 +44,18 @@ extension GraphQLDocumentParser {
         throw unexpected(keyword)
     }
 
-    private static func isTypeSystemKeyword(_ parser: GraphQLDocumentParser, _ token: GraphQLToken) -> Bool {
-        for keyword: StaticString in ["schema", "scalar", "type", "interface", "union", "enum", "input", "directive"]
-        where parser.isKeyword(token, keyword) {
-            return true
-        }
-        return false
-    }
+    /// Keywords that start a type-system definition (after an optional description).
+    private static let typeSystemKeywords: [StaticString] = [
+        "schema", "scalar", "type", "interface", "union", "enum", "input", "directive",
+    ]
 
-    private static func isExtensionKeyword(_ parser: GraphQLDocumentParser, _ token: GraphQLToken) -> Bool {
-        for keyword: StaticString in ["schema", "scalar", "type", "interface", "union", "enum", "input"]
-        where parser.isKeyword(token, keyword) {
-            return true
-        }
-        return false
+    /// Keywords that may follow `extend` in a type-system extension.
+    private static let extensionKeywords: [StaticString] = [
+        "schema", "scalar", "type", "interface", "union", "enum", "input",
+    ]
+
+    private func isKeyword(_ token: GraphQLToken, in keywords: [StaticString]) -> Bool {
+        keywords.contains { isKeyword(token, $0) }
     }
 
     /// The error for a type-system definition or extension, placed where the definition starts.
