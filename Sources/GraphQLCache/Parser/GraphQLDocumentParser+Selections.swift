@@ -6,6 +6,7 @@ extension GraphQLDocumentParser {
             case definition
             /// A field, complete but for its selection set.
             case field(GraphQLField)
+            /// An inline fragment, complete but for its selection set.
             case inlineFragment(typeCondition: String?, directives: [GraphQLDirective], location: GraphQLSourceLocation)
         }
 
