@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "CacheCore", targets: ["CacheCore"]),
         .library(name: "RESTCache", targets: ["RESTCache"]),
+        .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +23,7 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         .target(name: "CacheCore", swiftSettings: strictSettings),
         .target(name: "RESTCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
+        .target(name: "GraphQLCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
         .target(
             name: "FixtureSupport",
             dependencies: ["CurlHTTP"],
@@ -46,6 +48,12 @@ let package = Package(
         .testTarget(
             name: "RESTCacheTests",
             dependencies: ["RESTCache", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GraphQLCacheTests",
+            dependencies: ["GraphQLCache"],
+            exclude: ["ParserCorpus"],
             swiftSettings: strictSettings
         ),
     ],
