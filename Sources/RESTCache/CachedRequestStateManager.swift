@@ -27,7 +27,23 @@ public final class CachedRequestStateManager: Sendable {
         let state = Mutex(State())
     }
 
+    /// How quickly waiters were handed the leader's answer.
+    public struct ReleaseStatistics: Sendable, Equatable {
+        /// Calls that had at least one waiter.
+        public var sharedFlights = 0
+        /// Waiters handed an answer in total.
+        public var waitersReleased = 0
+        /// From the leader's answer to the last waiter resumed, for the most recent shared call.
+        public var lastReleaseDuration: Duration = .zero
+        /// The longest such release so far.
+        public var maximumReleaseDuration: Duration = .zero
+    }
+
     private let flights = Mutex<[Key: Flight]>([:])
+    private let releases = Mutex(ReleaseStatistics())
+
+    /// Release timings of calls joined by waiters.
+    public var releaseStatistics: ReleaseStatistics { releases.withLock { $0 } }
 
     public init() {}
 
@@ -69,6 +85,8 @@ public final class CachedRequestStateManager: Sendable {
     }
 
     private func land(_ flight: Flight, key: Key, value: any Sendable) {
+        let clock = ContinuousClock()
+        let landed = clock.now
         flights.withLock { flights in
             if flights[key] === flight { flights[key] = nil }
         }
@@ -78,6 +96,15 @@ public final class CachedRequestStateManager: Sendable {
             return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume(returning: value) }
+        // The leader itself is one of the waiters; count the calls that others joined.
+        guard waiters.count > 1 else { return }
+        let duration = clock.now - landed
+        releases.withLock { statistics in
+            statistics.sharedFlights += 1
+            statistics.waitersReleased += waiters.count
+            statistics.lastReleaseDuration = duration
+            statistics.maximumReleaseDuration = max(statistics.maximumReleaseDuration, duration)
+        }
     }
 
     private func wait(on flight: Flight) async -> (any Sendable)? {
