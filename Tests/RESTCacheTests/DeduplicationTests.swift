@@ -20,6 +20,10 @@ struct DeduplicationTests {
         #expect(results.allSatisfy { $0?.map(\.id) == ["101", "102"] })
         #expect(try await harness.counters().route("GET /api/accounts") == 1)
         #expect(harness.store.statistics(for: .session("alice")).deduplicatedJoins == 99)
+        let release = service.requestStates.releaseStatistics
+        #expect(release.sharedFlights == 1)
+        #expect(release.waitersReleased == 100)
+        #expect(release.maximumReleaseDuration > .zero)
     }
 
     @Test("an upstream error is shared by every waiter, and the next request retries")
