@@ -57,14 +57,3 @@ func errorCode<T>(_ result: Result<T, any Error>) -> CurlHTTPError.Code? {
     guard case .failure(let error) = result else { return nil }
     return (error as? CurlHTTPError)?.code
 }
-
-/// Polls a condition on the fixture (not a clock): used only to observe the server's state.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))  // polling the fixture server's counters
-    }
-    throw FixtureError("condition not met within \(timeout)")
-}

@@ -69,20 +69,7 @@ struct DeduplicationTests {
     }
 }
 
-/// Polls the fixture's counters (the server's state, not a clock).
+/// Waits until the fixture server has received `count` requests on a route.
 func waitForCount(_ harness: Harness, _ route: String, _ count: Int) async throws {
-    for _ in 0..<1000 {
-        if try await harness.counters().route(route) >= count { return }
-        try await Task.sleep(for: .milliseconds(5))  // polling the fixture server
-    }
-    throw FixtureError("\(route) never reached \(count) requests")
-}
-
-/// Polls a condition on state the test cannot await directly.
-func waitUntil(_ condition: () -> Bool) async throws {
-    for _ in 0..<5000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(1))  // polling while the fixture server holds the request
-    }
-    throw FixtureError("condition never met")
+    try await waitUntil { try await harness.counters().route(route) >= count }
 }
