@@ -171,7 +171,8 @@ extension CacheDomain {
             return "expected a non-empty REST domain tag"
         }
         return NameRules.hasUnsafeCharacters(tag)
-            ? "expected a REST domain tag without control characters or surrounding spaces, got \(NameRules.quoted(tag))"
+            ? "expected a REST domain tag without control characters or surrounding spaces, got "
+                + NameRules.quoted(tag)
             : nil
     }
 

@@ -16,7 +16,16 @@ public struct CacheSettings: Hashable, Sendable {
     /// domains whose policy is `never` are still not cached. Default `true`.
     public var isTimeoutEnabled: Bool
     /// Per-domain policy; a domain not listed here uses `.default`. Default: empty (every domain `.default`).
-    public var domainPolicies: [CacheDomain.Name: DomainCachePolicy]
+    ///
+    /// `.default` entries are dropped as they are set, so settings that behave the same compare equal whether a
+    /// domain's default policy was spelled out or left out.
+    public var domainPolicies: [CacheDomain.Name: DomainCachePolicy] {
+        didSet {
+            if domainPolicies.values.contains(.default) {
+                domainPolicies = domainPolicies.filter { $0.value != .default }
+            }
+        }
+    }
     /// Memory limits of the process and of each session.
     public var memory: MemoryLimits
     /// The domains the policies and the granular clears refer to. Default ``CacheDomainMap/banking``.
@@ -58,7 +67,7 @@ public struct CacheSettings: Hashable, Sendable {
     ) {
         self.defaultTimeout = defaultTimeout
         self.isTimeoutEnabled = isTimeoutEnabled
-        self.domainPolicies = domainPolicies
+        self.domainPolicies = domainPolicies.filter { $0.value != .default }
         self.memory = memory
         self.domainMap = domainMap
         self.clearsAffectedDomainsOnChange = clearsAffectedDomainsOnChange

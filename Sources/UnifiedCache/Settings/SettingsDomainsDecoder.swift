@@ -121,7 +121,7 @@ struct SettingsDomainsDecoder {
         to map: inout CacheDomainMap
     ) throws(UnifiedCacheError) {
         let existing = map[name]
-        guard !entry.members.isEmpty || entry.replacesMembers else {
+        if entry.members.isEmpty {
             guard existing != nil else {
                 throw reader.error(
                     "no domain is called \(name); to define one, list at least one of "
@@ -131,7 +131,9 @@ struct SettingsDomainsDecoder {
                     code: .unknownDomain
                 )
             }
-            return
+            guard entry.replacesMembers else {
+                return  // a policy (or summary) for a known domain
+            }
         }
         func members(_ key: String) -> Set<String> {
             Set(entry.members[key] ?? [])

@@ -200,19 +200,23 @@ struct SettingsJSONParser {
         guard let byte = peek() else {
             throw failure("unterminated escape")
         }
-        advance()
+        let scalar: Unicode.Scalar
         switch byte {
-        case UInt8(ascii: "\""): return "\""
-        case UInt8(ascii: "\\"): return "\\"
-        case UInt8(ascii: "/"): return "/"
-        case UInt8(ascii: "b"): return "\u{08}"
-        case UInt8(ascii: "f"): return "\u{0C}"
-        case UInt8(ascii: "n"): return "\n"
-        case UInt8(ascii: "r"): return "\r"
-        case UInt8(ascii: "t"): return "\t"
-        case UInt8(ascii: "u"): return try parseUnicodeEscape()
-        default: throw failure("unknown escape \\\(Character(Unicode.Scalar(byte)))")
+        case UInt8(ascii: "\""): scalar = "\""
+        case UInt8(ascii: "\\"): scalar = "\\"
+        case UInt8(ascii: "/"): scalar = "/"
+        case UInt8(ascii: "b"): scalar = "\u{08}"
+        case UInt8(ascii: "f"): scalar = "\u{0C}"
+        case UInt8(ascii: "n"): scalar = "\n"
+        case UInt8(ascii: "r"): scalar = "\r"
+        case UInt8(ascii: "t"): scalar = "\t"
+        case UInt8(ascii: "u"):
+            advance()
+            return try parseUnicodeEscape()
+        default: throw failure("unknown escape (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)")
         }
+        advance()
+        return scalar
     }
 
     private mutating func parseUnicodeEscape() throws(UnifiedCacheError) -> Unicode.Scalar {

@@ -19,7 +19,8 @@ struct SettingsReader {
         for member in members where !member.key.hasPrefix("//") {
             guard allowingAnyKey || allowed.contains(member.key) else {
                 throw error(
-                    "unknown setting \(NameRules.quoted(member.key)); expected one of \(allowed.joined(separator: ", "))",
+                    "unknown setting \(NameRules.quoted(member.key)); expected one of "
+                        + allowed.joined(separator: ", "),
                     at: path.appending(member.key),
                     member.value
                 )
