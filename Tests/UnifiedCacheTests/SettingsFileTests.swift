@@ -54,7 +54,7 @@ struct SettingsFileTests {
         let statements = try #require(settings.domainMap[.statements])
         #expect(statements.restKeyPrefixes == ["statementsV2."])
         #expect(statements.graphQLOperations.isEmpty)
-        #expect(statements.restDomains.isEmpty)
+        #expect(statements.restDomains == ["statements"])
         #expect(statements.summary == CacheDomainMap.banking[.statements]?.summary)
         let loyalty = try #require(settings.domainMap["loyalty"])
         #expect(loyalty.restDomains == ["loyalty"])
@@ -169,6 +169,7 @@ struct SettingsFileTests {
                 Mistake("domains.balances.typenames[0]", "got a number")
             ),
             (#"{"domains": []}"#, Mistake("domains", "an object")),
+            ("[]", Mistake("(top level)", "an object, got an array")),
         ]
     )
     func wrongValue(text: String, mistake: Mistake) throws {
@@ -217,7 +218,6 @@ struct SettingsFileTests {
             ),
             (#"{"domains": {"balances": {"restPathPatterns": ["api/x"]}}}"#, "domains.balances.restPathPatterns[0]"),
             (#"{"domains": {"bad-name": {"typenames": ["X"]}}}"#, #"domains["bad-name"]"#),
-            (#"{"domains": {"balances": {"members": "replace"}}}"#, "domains.balances"),
             (#"{"domains": {"balances": {"members": "replace", "restDomains": []}}}"#, "domains.balances"),
         ]
     )
@@ -227,6 +227,24 @@ struct SettingsFileTests {
         #expect(error.code == .invalidDomain)
         #expect(error.place == place)
         #expect(error.line != nil)
+    }
+
+    @Test("replacing a domain with nothing listed leaves it tagged with its name only")
+    func replaceWithNothing() throws {
+        let settings = try parseSettings(#"{"domains": {"balances": {"members": "replace"}}}"#)
+
+        let balances = try #require(settings.domainMap[.balances])
+        #expect(balances.restDomains == ["balances"])
+        #expect(balances.schemaCoordinates.isEmpty)
+        #expect(settings.domainMap.domainNames(forOperation: "AccountBalance").isEmpty)
+    }
+
+    @Test("a new domain that lists nothing is an unknown domain, even when asked to replace")
+    func newDomainWithoutMembers() throws {
+        let error = try #require(unifiedError { try parseSettings(#"{"domains": {"x": {"members": "replace"}}}"#) })
+
+        #expect(error.code == .unknownDomain)
+        #expect(error.place == "domains.x")
     }
 
     @Test("columns count characters, not bytes")

@@ -81,6 +81,18 @@ struct SettingsStoreTests {
         #expect(toClear.typenames == ["Statement"])
     }
 
+    @Test("domains dropped from the map are reported, and clearing uses their last definition")
+    func reloadRemovesDomains() throws {
+        let store = try SettingsStore()
+
+        let change = try store.reload(from: json(#"{"domainMap": "empty", "domains": {"x": {"typenames": ["X"]}}}"#))
+
+        #expect(change.domainsWithChangedDefinition == (CacheDomainMap.banking.names + ["x"]).sorted())
+        #expect(change.domainsToClear.first { $0.name == .balances } == CacheDomainMap.banking[.balances])
+        #expect(change.domainsToClear.first { $0.name == "x" }?.typenames == ["X"])
+        #expect(store.current.domainMap.names == ["x"])
+    }
+
     @Test("a new default timeout affects the domains using it, and entries outside every domain")
     func reloadDefaultTimeout() throws {
         let store = try SettingsStore(

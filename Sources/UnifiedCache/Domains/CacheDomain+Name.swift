@@ -24,7 +24,8 @@ extension CacheDomain {
         }
 
         /// For names written in code. A literal that breaks the spelling rule is a programming error and traps at
-        /// once, rather than surfacing later as a domain nobody can configure.
+        /// once, rather than surfacing later as a domain nobody can configure. `Name("…")` with a literal argument
+        /// comes here too (Swift's literal coercion); pass a variable to get the throwing check.
         public init(stringLiteral value: String) {
             precondition(NameRules.isGraphQLName(value), "invalid cache domain name literal \"\(value)\"")
             rawValue = value

@@ -46,7 +46,8 @@ extension CacheSettings {
     ///   (`restDomains`, `restKeyPrefixes`, `restPathPatterns`, `graphQLOperations`, `typenames`,
     ///   `schemaCoordinates`) that are added to the domain of that name (`"members": "extend"`, the default) or
     ///   take the place of its members (`"members": "replace"`). A name the base map does not know defines a new
-    ///   domain and must list at least one member; its `restDomains` default to its name.
+    ///   domain and must list at least one member. A new or replaced domain's `restDomains` default to its name
+    ///   (write `"restDomains": []` to drop that tag).
     ///
     /// - Parameters:
     ///   - json: the file's bytes (UTF-8).

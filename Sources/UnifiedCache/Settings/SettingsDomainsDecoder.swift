@@ -141,7 +141,8 @@ struct SettingsDomainsDecoder {
         let defined = CacheDomain(
             unchecked: name,
             summary: entry.summary.isEmpty ? (existing?.summary ?? "") : entry.summary,
-            restDomains: entry.members["restDomains"].map(Set.init) ?? (existing == nil ? [name.rawValue] : []),
+            restDomains: entry.members["restDomains"].map(Set.init)
+                ?? (existing == nil || entry.replacesMembers ? [name.rawValue] : []),
             restKeyPrefixes: members("restKeyPrefixes"),
             restPathPatterns: members("restPathPatterns"),
             graphQLOperations: members("graphQLOperations"),
