@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CacheCore", targets: ["CacheCore"]),
         .library(name: "RESTCache", targets: ["RESTCache"]),
         .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
+        .library(name: "UnifiedCache", targets: ["UnifiedCache"]),
     ],
     targets: [
         .systemLibrary(
@@ -24,6 +25,11 @@ let package = Package(
         .target(name: "CacheCore", swiftSettings: strictSettings),
         .target(name: "RESTCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
         .target(name: "GraphQLCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "UnifiedCache",
+            dependencies: ["RESTCache", "GraphQLCache", "CacheCore", "CurlHTTP"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "FixtureSupport",
             dependencies: ["CurlHTTP"],
@@ -56,6 +62,7 @@ let package = Package(
             exclude: ["ParserCorpus"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "UnifiedCacheTests", dependencies: ["UnifiedCache"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,121 @@
+import CacheCore
+
+/// The cache's run-time settings: the server-side form of the seeds' Settings.bundle.
+///
+/// In the app, developers switched timeouts and per-feature caching (`Never`, `Always`, `Custom`, `Default`) in
+/// Settings.bundle; on a server the same switches come from a JSON settings file (path in `UCACHE_SETTINGS`) and a
+/// few environment variables, and can be reloaded while the process runs (see ``SettingsStore``). Every field has a
+/// default, so an empty file (`{}`) — or none at all — gives the documented behaviour. The file format is described
+/// at ``init(json:source:)``; the variables at ``overriding(with:)``.
+public struct CacheSettings: Hashable, Sendable {
+    /// What `Timeout.useDefault` means: how long an entry whose request and domain chose nothing stays fresh.
+    /// Default `.seconds(300)`, the seeds' `GraphQLCacheConfig.defaultTimeout`; `.never` is allowed,
+    /// `.useDefault` is not.
+    public var defaultTimeout: Timeout
+    /// The seeds' `isTimeoutEnabled`: when off, nothing expires (every cached entry stays fresh until cleared), but
+    /// domains whose policy is `never` are still not cached. Default `true`.
+    public var isTimeoutEnabled: Bool
+    /// Per-domain policy; a domain not listed here uses `.default`. Default: empty (every domain `.default`).
+    ///
+    /// `.default` entries are dropped as they are set, so settings that behave the same compare equal whether a
+    /// domain's default policy was spelled out or left out.
+    public var domainPolicies: [CacheDomain.Name: DomainCachePolicy] {
+        didSet {
+            if domainPolicies.values.contains(.default) {
+                domainPolicies = domainPolicies.filter { $0.value != .default }
+            }
+        }
+    }
+    /// Memory limits of the process and of each session.
+    public var memory: MemoryLimits
+    /// The domains the policies and the granular clears refer to. Default ``CacheDomainMap/banking``.
+    public var domainMap: CacheDomainMap
+    /// The seeds' `clear_cache_on_settings_change` (scenario 8): whether a reload clears the data of the domains
+    /// whose policy or definition changed, so the new settings apply at once instead of as entries expire.
+    /// Default `false`.
+    public var clearsAffectedDomainsOnChange: Bool
+
+    /// Memory the caches may use. Every limit must be positive.
+    public struct MemoryLimits: Hashable, Sendable, Codable {
+        /// Bytes all caches of the process together may hold (CacheCore's `MemoryBudget`). Default 512 MiB.
+        public var processBudgetBytes: Int
+        /// Entries one session may hold before its least recently used ones are evicted. Default 10,000
+        /// (CacheCore's `maxEntriesPerScope`).
+        public var maxEntriesPerSession: Int
+        /// Bytes one session may hold before its least recently used entries are evicted. Default 64 MiB
+        /// (CacheCore's `maxBytesPerScope`).
+        public var maxBytesPerSession: Int
+
+        public init(
+            processBudgetBytes: Int = 512 * 1024 * 1024,
+            maxEntriesPerSession: Int = 10_000,
+            maxBytesPerSession: Int = 64 * 1024 * 1024
+        ) {
+            self.processBudgetBytes = processBudgetBytes
+            self.maxEntriesPerSession = maxEntriesPerSession
+            self.maxBytesPerSession = maxBytesPerSession
+        }
+    }
+
+    public init(
+        defaultTimeout: Timeout = .seconds(300),
+        isTimeoutEnabled: Bool = true,
+        domainPolicies: [CacheDomain.Name: DomainCachePolicy] = [:],
+        memory: MemoryLimits = MemoryLimits(),
+        domainMap: CacheDomainMap = .banking,
+        clearsAffectedDomainsOnChange: Bool = false
+    ) {
+        self.defaultTimeout = defaultTimeout
+        self.isTimeoutEnabled = isTimeoutEnabled
+        self.domainPolicies = domainPolicies.filter { $0.value != .default }
+        self.memory = memory
+        self.domainMap = domainMap
+        self.clearsAffectedDomainsOnChange = clearsAffectedDomainsOnChange
+    }
+
+    /// The policy of a domain: the configured one, or `.default`.
+    public func policy(for name: CacheDomain.Name) -> DomainCachePolicy {
+        domainPolicies[name] ?? .default
+    }
+
+    /// Checks what the types cannot: the default timeout, the limits, and that every policy names a known domain.
+    ///
+    /// - Throws: `.invalidSettings` naming the field, or `.unknownDomain` naming the policy's domain.
+    public func validate() throws(UnifiedCacheError) {
+        switch defaultTimeout {
+        case .useDefault:
+            throw UnifiedCacheError(
+                code: .invalidSettings,
+                message: "the default timeout cannot itself be useDefault; give seconds or never",
+                place: "timeouts.default"
+            )
+        case .seconds(let seconds) where !seconds.isFinite || seconds < 0:
+            throw UnifiedCacheError(
+                code: .invalidSettings,
+                message: "expected a finite number of seconds ≥ 0, got \(seconds)",
+                place: "timeouts.default"
+            )
+        case .seconds, .never:
+            break
+        }
+        let limits = [
+            ("memory.processBudgetBytes", memory.processBudgetBytes),
+            ("memory.maxEntriesPerSession", memory.maxEntriesPerSession),
+            ("memory.maxBytesPerSession", memory.maxBytesPerSession),
+        ]
+        for (place, value) in limits where value <= 0 {
+            throw UnifiedCacheError(
+                code: .invalidSettings, message: "expected a positive integer, got \(value)", place: place)
+        }
+        for name in domainPolicies.keys.sorted() where domainMap[name] == nil {
+            throw UnifiedCacheError(
+                code: .unknownDomain,
+                message: "a policy is set for \(name), which the domain map does not define",
+                place: "domains.\(name)"
+            )
+        }
+        for domain in domainMap.domains {
+            try domain.validate()
+        }
+    }
+}
