@@ -22,9 +22,12 @@ extension CacheScope: CustomStringConvertible {
         }
     }
 
-    /// FNV-1a over the UTF-8 bytes: stable across processes (unlike `hashValue`), not reversible in practice for
-    /// random session identifiers, and cheap.
-    static func fingerprint(of identifier: String) -> String {
+    /// The fingerprint printed instead of an identifier: FNV-1a (32 bits) over the UTF-8 bytes as eight hex digits.
+    ///
+    /// Stable across processes (unlike `hashValue`) so a log line and an export about the same session can be
+    /// matched, cheap, and not reversible in practice for random session identifiers. It names; it does not protect
+    /// short guessable values (account numbers) against someone who tries them all.
+    public static func fingerprint(of identifier: String) -> String {
         var hash: UInt32 = 0x811C_9DC5
         for byte in identifier.utf8 {
             hash = (hash ^ UInt32(byte)) &* 0x0100_0193

@@ -61,16 +61,8 @@ public struct ExportRedaction: Hashable, Sendable {
         "<redacted \(byteCount) bytes>"
     }
 
-    /// The fingerprint CacheCore prints for identifiers: FNV-1a (32 bits) over the UTF-8 bytes as eight hex
-    /// digits. Stable across processes and releases (unlike `hashValue`), cheap, and not reversible in practice for
-    /// random identifiers — it names, it does not protect short guessable values such as account numbers against
-    /// someone who tries them all.
+    /// The fingerprint CacheCore prints for identifiers (``CacheScope/fingerprint(of:)``).
     public static func fingerprint(of identifier: String) -> String {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in identifier.utf8 {
-            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
-        }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 8 - hex.count) + hex
+        CacheScope.fingerprint(of: identifier)
     }
 }
