@@ -20,6 +20,11 @@ extension APIService {
         public var decoder: JSONDecoder
         /// Encodes request bodies. Default: a plain `JSONEncoder`.
         public var encoder: JSONEncoder
+        /// Decides, when an answer is about to be stored, whether and for how long: it receives the key and the
+        /// metadata the request asked for and returns the metadata to store, or nil to store nothing. The facade's
+        /// settings (per-domain never/always/custom timeouts) plug in here. Consulted on the store path only, never
+        /// on a cache hit. Default: nil (store as asked).
+        public var storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)?
 
         public init(
             honorsHTTPCaching: Bool = true,
@@ -28,7 +33,8 @@ extension APIService {
             invalidatesOwnPath: Bool = true,
             defaultHeaders: CurlHTTPClient.Headers = ["Accept": "application/json"],
             decoder: JSONDecoder = JSONDecoder(),
-            encoder: JSONEncoder = JSONEncoder()
+            encoder: JSONEncoder = JSONEncoder(),
+            storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)? = nil
         ) {
             self.honorsHTTPCaching = honorsHTTPCaching
             self.cachingRules = cachingRules
@@ -37,6 +43,7 @@ extension APIService {
             self.defaultHeaders = defaultHeaders
             self.decoder = decoder
             self.encoder = encoder
+            self.storagePolicy = storagePolicy
         }
     }
 
