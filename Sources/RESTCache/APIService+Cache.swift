@@ -86,6 +86,10 @@ extension APIService {
         _ generation: CacheGeneration
     ) {
         var metadata = RequestPlan.metadata(for: request, placement: placement)
+        if let policy = configuration.storagePolicy {
+            guard let decided = policy(placement.key, metadata) else { return }
+            metadata = decided
+        }
         if configuration.honorsHTTPCaching {
             metadata.timeout = semantics.cap(
                 metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
