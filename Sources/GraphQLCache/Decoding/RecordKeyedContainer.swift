@@ -1,0 +1,173 @@
+/// Where a keyed container's members come from.
+enum KeyedSource {
+    /// A record: members are the collected fields of its selection, under their response keys.
+    case record(NormalizedRecord, CollectedFields)
+    /// A plain JSON object.
+    case object(GraphQLJSONObject)
+}
+
+/// The members of an object, by response key: only what the operation selects is visible, so a type decodes
+/// the same from the cache as from the response.
+struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let decoder: RecordDecoder
+    let source: KeyedSource
+    /// The decoder's path depth at creation: the container's path is that prefix of the decoder's stack (not
+    /// copied here, which would make the next push reallocate the stack).
+    private let depth: Int
+
+    init(decoder: RecordDecoder, source: KeyedSource) {
+        self.decoder = decoder
+        self.source = source
+        self.depth = decoder.pathStack.count
+    }
+
+    var codingPath: [any CodingKey] {
+        Array(decoder.pathStack.prefix(depth))
+    }
+
+    var allKeys: [Key] {
+        switch source {
+        case .record(_, let collected):
+            return collected.fields.compactMap { field in
+                member(named: field.responseKey) != nil ? Key(stringValue: field.responseKey) : nil
+            }
+        case .object(let object):
+            return object.keys.compactMap { Key(stringValue: $0) }
+        }
+    }
+
+    func contains(_ key: Key) -> Bool {
+        member(named: key.stringValue) != nil
+    }
+
+    /// The member's value, or `nil` when the selection does not have it.
+    func member(named name: String) -> DecodingValue? {
+        switch source {
+        case .record(let record, let collected):
+            guard let position = collected.positions[name] else {
+                return nil
+            }
+            let field = collected.fields[position]
+            if field.isTypename {
+                return record.typename.map { .json(.string($0)) }
+            }
+            guard let stored = record.fields[field.storageKey] else {
+                return nil
+            }
+            return decoder.value(of: stored.value, child: field.child)
+        case .object(let object):
+            return object[name].map(DecodingValue.json)
+        }
+    }
+
+    private func require(_ key: Key) throws -> DecodingValue {
+        guard let value = member(named: key.stringValue) else {
+            throw DecodingError.keyNotFound(
+                key,
+                decoder.errorContext("No value for '\(key.stringValue)' in the selection.", path: codingPath)
+            )
+        }
+        return value
+    }
+
+    private func scalar<T: DecodableScalar>(_ type: T.Type, _ key: Key) throws -> T {
+        let value = try require(key)
+        if case .json(let json) = value, let scalar = T.scalar(from: json) {
+            return scalar
+        }
+        let path = codingPath + [key]
+        if case .json(.null) = value {
+            throw DecodingError.valueNotFound(
+                type, decoder.errorContext("Expected \(type) but found null.", path: path))
+        }
+        throw DecodingError.typeMismatch(type, decoder.errorContext("Expected \(type).", path: path))
+    }
+
+    func decodeNil(forKey key: Key) throws -> Bool {
+        if case .json(.null) = try require(key) {
+            return true
+        }
+        return false
+    }
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, key) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.decode(type, from: try require(key), at: key)
+    }
+
+    /// One lookup instead of the default's three (contains, decodeNil, decode).
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = member(named: key.stringValue) else {
+            return nil
+        }
+        if case .json(.null) = value {
+            return nil
+        }
+        return try decoder.decode(type, from: value, at: key)
+    }
+
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try decodeIfPresent("", type, key)
+    }
+
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try decodeIfPresent(0, type, key)
+    }
+
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try decodeIfPresent(0, type, key)
+    }
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try decodeIfPresent(false, type, key)
+    }
+
+    private func decodeIfPresent<T: DecodableScalar>(_: T, _ type: T.Type, _ key: Key) throws -> T? {
+        guard let value = member(named: key.stringValue) else {
+            return nil
+        }
+        if case .json(let json) = value {
+            if json.isNull {
+                return nil
+            }
+            if let scalar = T.scalar(from: json) {
+                return scalar
+            }
+        }
+        throw DecodingError.typeMismatch(type, decoder.errorContext("Expected \(type).", path: codingPath + [key]))
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type,
+        forKey key: Key
+    ) throws -> KeyedDecodingContainer<NestedKey> {
+        try decoder.forked(at: try require(key), key: key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try decoder.forked(at: try require(key), key: key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder {
+        let key = NamedCodingKey("super")
+        return decoder.forked(at: member(named: key.stringValue) ?? .json(.null), key: key)
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.forked(at: member(named: key.stringValue) ?? .json(.null), key: key)
+    }
+}
