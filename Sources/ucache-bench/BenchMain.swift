@@ -11,7 +11,9 @@ struct BenchMain {
             return
         }
         let options = BenchOptions(arguments.dropFirst())
-        let suites: [String: any BenchSuite] = ["transport": TransportSuite(), "rest": RESTSuite()]
+        let suites: [String: any BenchSuite] = [
+            "transport": TransportSuite(), "rest": RESTSuite(), "graphql": GraphQLSuite(),
+        ]
         let selected = suiteName == "all" ? suites.keys.sorted() : [suiteName]
         var reports: [BenchReport] = []
         for name in selected {

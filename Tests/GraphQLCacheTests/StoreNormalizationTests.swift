@@ -44,7 +44,8 @@ struct StoreNormalizationTests {
         try store.write(accounts, json: BankOperations.accountsData)
 
         let input: GraphQLJSONObject = ["input": ["fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 100]]
-        let changes = try store.write(try prepare(BankOperations.payment), variables: input, json: BankOperations.paymentData)
+        let changes = try store.write(
+            try prepare(BankOperations.payment), variables: input, json: BankOperations.paymentData)
 
         #expect(changes.changedFieldKeys.contains("Account:101.balance"))
         #expect(changes.changedRecordKeys.contains("Transaction:tx-101-26"))
@@ -62,7 +63,10 @@ struct StoreNormalizationTests {
         try store.write(try prepare(BankOperations.payment), variables: input, json: BankOperations.paymentData)
 
         #expect(try store.hitData(balance, variables: id101)["account"]?["balance"] == 2500.0)
-        #expect(store.recordKeys().contains("MUTATION_ROOT.makePayment({\"input\":{\"amount\":100,\"fromAccountId\":\"101\",\"payeeId\":\"payee-alice-1\"}}).account"))
+        #expect(
+            store.recordKeys().contains(
+                "MUTATION_ROOT.makePayment({\"input\":{\"amount\":100,\"fromAccountId\":\"101\",\"payeeId\":\"payee-alice-1\"}}).account"
+            ))
     }
 
     // MARK: - Selections
@@ -147,8 +151,9 @@ struct StoreNormalizationTests {
                     .list([.reference("QUERY_ROOT.grid.2.0")]),
                 ])
         )
-        #expect(store.record("QUERY_ROOT.grid.0.0", in: alice)?.fields["cells"]?.value
-            == .list([.reference("QUERY_ROOT.grid.0.0.cells.0")]))
+        #expect(
+            store.record("QUERY_ROOT.grid.0.0", in: alice)?.fields["cells"]?.value
+                == .list([.reference("QUERY_ROOT.grid.0.0.cells.0")]))
         #expect(try store.hitData(operation) == jsonObject(data))
     }
 
@@ -232,8 +237,9 @@ struct StoreNormalizationTests {
             json: #"{"account": {"__typename": "Account", "id": "101", "balance": 1}}"#
         )
         #expect(store.fieldNames("Account:101") == ["id", "balance"])
-        #expect(try store.hitData(operation, variables: ["withName": false, "skipBalance": true])["account"]
-            == ["__typename": "Account", "id": "101"])
+        #expect(
+            try store.hitData(operation, variables: ["withName": false, "skipBalance": true])["account"]
+                == ["__typename": "Account", "id": "101"])
         let miss = try store.miss(operation, variables: ["withName": true])
         #expect(miss.path == "account.name")
         #expect(miss.reason == .missingField)
@@ -247,7 +253,8 @@ struct StoreNormalizationTests {
         let store = try makeNormalizedStore(clock: clock)
         let balance = try prepare(BankOperations.balance)
         let first = try store.write(balance, variables: id101, json: BankOperations.balanceData)
-        #expect(first.changedFieldKeys == ["Account:101.id", "Account:101.balance", #"QUERY_ROOT.account({"id":"101"})"#])
+        #expect(
+            first.changedFieldKeys == ["Account:101.id", "Account:101.balance", #"QUERY_ROOT.account({"id":"101"})"#])
         #expect(first.recordsCreated == 2)
 
         clock.advance(seconds: 30)

@@ -18,9 +18,12 @@ final class RecordDecoder: Decoder {
     let records: [String: NormalizedRecord]
     let context: SelectionContext?
     let userInfo: [CodingUserInfoKey: Any]
-    var value: DecodingValue
+    // Exclusivity is not checked at run time on these two (the checks were a tenth of a decode): the decoder is
+    // confined to one thread, and every access is a short load or store, never held across a call that could
+    // access it again.
+    @exclusivity(unchecked) var value: DecodingValue
     /// The coding path as a stack; containers remember their depth in it.
-    private(set) var pathStack: [any CodingKey] = []
+    @exclusivity(unchecked) private(set) var pathStack: [any CodingKey] = []
 
     init(
         records: [String: NormalizedRecord],

@@ -6,19 +6,40 @@ enum KeyedSource {
     case object(GraphQLJSONObject)
 }
 
-/// The members of an object, by response key: only what the operation selects is visible, so a type decodes
-/// the same from the cache as from the response.
-struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+/// A keyed container's state, in one object: the standard library's type-erasing box copies the container
+/// for every member decoded, and one reference is the cheapest thing to copy.
+final class KeyedFrame {
     let decoder: RecordDecoder
     let source: KeyedSource
     /// The decoder's path depth at creation: the container's path is that prefix of the decoder's stack (not
     /// copied here, which would make the next push reallocate the stack).
-    private let depth: Int
+    let depth: Int
+    /// Where the next member is expected: synthesized `init(from:)` decodes members in declaration order,
+    /// which is usually the selection's order, so one key comparison replaces a hash lookup.
+    var nextPosition = 0
 
     init(decoder: RecordDecoder, source: KeyedSource) {
         self.decoder = decoder
         self.source = source
         self.depth = decoder.pathStack.count
+    }
+}
+
+/// The members of an object, by response key: only what the operation selects is visible, so a type decodes
+/// the same from the cache as from the response.
+struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    private let frame: KeyedFrame
+
+    init(decoder: RecordDecoder, source: KeyedSource) {
+        frame = KeyedFrame(decoder: decoder, source: source)
+    }
+
+    private var decoder: RecordDecoder {
+        frame.decoder
+    }
+
+    private var depth: Int {
+        frame.depth
     }
 
     var codingPath: [any CodingKey] {
@@ -26,7 +47,7 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     var allKeys: [Key] {
-        switch source {
+        switch frame.source {
         case .record(_, let collected):
             return collected.fields.compactMap { field in
                 member(named: field.responseKey) != nil ? Key(stringValue: field.responseKey) : nil
@@ -42,21 +63,37 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The member's value, or `nil` when the selection does not have it.
     func member(named name: String) -> DecodingValue? {
-        switch source {
+        switch frame.source {
         case .record(let record, let collected):
-            guard let position = collected.positions[name] else {
+            let hint = frame.nextPosition
+            let position: Int
+            if hint < collected.fields.count, collected.fields[hint].responseKey == name {
+                position = hint
+            } else if let found = collected.positions[name] {
+                position = found
+            } else {
                 return nil
             }
+            frame.nextPosition = position + 1
             let field = collected.fields[position]
             if field.isTypename {
                 return record.typename.map { .json(.string($0)) }
             }
-            guard let stored = record.fields[field.storageKey] else {
+            guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
                 return nil
             }
             return decoder.value(of: stored.value, child: field.child)
         case .object(let object):
-            return object[name].map(DecodingValue.json)
+            let hint = frame.nextPosition
+            if hint < object.keys.count, object.keys[hint] == name {
+                frame.nextPosition = hint + 1
+                return .json(object.values[hint])
+            }
+            guard let position = object.position(of: name) else {
+                return nil
+            }
+            frame.nextPosition = position + 1
+            return .json(object.values[position])
         }
     }
 

@@ -11,12 +11,12 @@ import Synchronization
 final class NormalizedRecord: @unchecked Sendable {
     let key: String
     var typename: String?
-    var fields: [String: GraphQLRecordField]
+    var fields: RecordFields
     var byteCount: Int
     /// The table's use tick of the last read or write that touched the record: the LRU order.
     let lastUse: Atomic<UInt64>
 
-    init(key: String, typename: String?, fields: [String: GraphQLRecordField], byteCount: Int, lastUse: UInt64) {
+    init(key: String, typename: String?, fields: RecordFields, byteCount: Int, lastUse: UInt64) {
         self.key = key
         self.typename = typename
         self.fields = fields
@@ -26,24 +26,19 @@ final class NormalizedRecord: @unchecked Sendable {
 
     /// A value copy for callers outside the lock.
     var snapshot: GraphQLRecord {
-        GraphQLRecord(key: key, typename: typename, fields: fields, byteCount: byteCount)
-    }
-
-    /// The oldest write among the fields.
-    var oldestWrite: CacheInstant? {
-        fields.values.lazy.map(\.writtenAt).min()
+        GraphQLRecord(key: key, typename: typename, fields: fields.dictionary, byteCount: byteCount)
     }
 }
 
 /// What one record of a response contributes to a write, before it is merged into the store.
 struct RecordDraft: Sendable {
     var typename: String?
-    var fields: [String: GraphQLRecordField]
+    var fields: RecordFields
     /// What the record would be charged if it were new (`RecordSizing.recordBytes`), kept up to date while the
     /// draft is built so a write knows its size without another pass.
     var bytes: Int
 
-    init(typename: String? = nil, fields: [String: GraphQLRecordField] = [:], bytes: Int = 0) {
+    init(typename: String? = nil, fields: RecordFields = RecordFields(), bytes: Int = 0) {
         self.typename = typename
         self.fields = fields
         self.bytes = bytes
@@ -59,7 +54,9 @@ struct RecordDraft: Sendable {
             fields = other.fields
             bytes = other.bytes
         } else {
-            fields.merge(other.fields) { _, later in later }
+            for (position, entry) in other.fields.entries.enumerated() {
+                fields.update(entry.field, forKey: entry.key, hint: position)
+            }
             bytes = sizing.recordBytes(key: key, fields: fields)
         }
     }
@@ -70,10 +67,10 @@ struct RecordSizing: Sendable {
     let recordOverhead: Int
     let fieldOverhead: Int
 
-    func recordBytes(key: String, fields: [String: GraphQLRecordField]) -> Int {
+    func recordBytes(key: String, fields: RecordFields) -> Int {
         var total = emptyRecordBytes(key: key)
-        for (storageKey, field) in fields {
-            total += fieldBytes(storageKey, field.value)
+        for entry in fields.entries {
+            total += fieldBytes(entry.key, entry.field.value)
         }
         return total
     }

@@ -56,7 +56,7 @@ struct NormalizedTableState {
                 )
                 added += bytes
                 newRecords += 1
-                changes[key] = Array(draft.fields.keys)
+                changes[key] = draft.fields.entries.map(\.key)
             }
         }
         byteCount += added
@@ -82,9 +82,10 @@ struct NormalizedTableState {
             delta += RecordSizing.stringBytes(typename) - (record.typename.map(RecordSizing.stringBytes) ?? 0)
             record.typename = typename
         }
-        for (storageKey, field) in draft.fields {
+        for (position, entry) in draft.fields.entries.enumerated() {
+            let (storageKey, field) = (entry.key, entry.field)
             let newBytes = sizing.fieldBytes(storageKey, field.value)
-            if let old = record.fields.updateValue(field, forKey: storageKey) {
+            if let old = record.fields.update(field, forKey: storageKey, hint: position) {
                 if old.value != field.value {
                     changed.append(storageKey)
                     delta += newBytes - sizing.fieldBytes(storageKey, old.value)
@@ -135,14 +136,13 @@ struct NormalizedTableState {
         var tally = RemovalTally()
         let candidates = recordKeys.map { keys in keys.compactMap { records[$0] } } ?? Array(records.values)
         for record in candidates {
-            let doomed = record.fields.filter { shouldRemove(record, $0.key, $0.value) }
+            let doomed = record.fields.removeAll { shouldRemove(record, $0.key, $0.field) }
             guard !doomed.isEmpty else {
                 continue
             }
             var released = 0
-            for (storageKey, field) in doomed {
-                record.fields[storageKey] = nil
-                released += sizing.fieldBytes(storageKey, field.value)
+            for entry in doomed {
+                released += sizing.fieldBytes(entry.key, entry.field.value)
             }
             record.byteCount -= released
             byteCount -= released
@@ -163,8 +163,8 @@ struct NormalizedTableState {
             guard let record = records[key], reachable.insert(key).inserted else {
                 continue
             }
-            for field in record.fields.values {
-                field.value.forEachReference { referenced in
+            for entry in record.fields.entries {
+                entry.field.value.forEachReference { referenced in
                     if !reachable.contains(referenced) {
                         pending.append(referenced)
                     }

@@ -12,7 +12,11 @@ struct RecordReader {
     let tick: UInt64
     private(set) var touched = Set<String>()
     private(set) var oldestWrite: CacheInstant?
-    private(set) var oldestByTypename: [String: CacheInstant] = [:]
+    private var oldestByTypenameSoFar: [String: CacheInstant] = [:]
+    /// The typename whose oldest write is being gathered, kept out of the dictionary while consecutive records
+    /// share it (a list of 2,000 transactions updates the dictionary once, not per field).
+    private var currentTypename: String?
+    private var currentOldest: CacheInstant?
     private(set) var miss: (path: String, reason: GraphQLCacheMiss.Reason)?
     private var path = ResponsePath()
 
@@ -24,7 +28,7 @@ struct RecordReader {
 
     /// The root record, or an empty stand-in so that a scope never written misses at its first field.
     func root(_ key: String, typename: String) -> NormalizedRecord {
-        records[key] ?? NormalizedRecord(key: key, typename: typename, fields: [:], byteCount: 0, lastUse: 0)
+        records[key] ?? NormalizedRecord(key: key, typename: typename, fields: RecordFields(), byteCount: 0, lastUse: 0)
     }
 
     // MARK: - Checking
@@ -183,22 +187,41 @@ struct RecordReader {
 
     /// The stored field for a collected field, noting its write time; `nil` (a miss) when absent.
     private mutating func lookUp(_ field: CollectedField, in record: NormalizedRecord) -> GraphQLRecordField? {
-        guard let stored = record.fields[field.storageKey] else {
+        guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }
-        note(stored.writtenAt, typename: record.typename)
+        note(stored.writtenAt, typename: record.typename ?? "")
         return stored
     }
 
-    private mutating func note(_ instant: CacheInstant, typename: String?) {
+    private mutating func note(_ instant: CacheInstant, typename: String) {
         if oldestWrite.map({ instant < $0 }) ?? true {
             oldestWrite = instant
         }
-        let typename = typename ?? ""
-        if oldestByTypename[typename].map({ instant < $0 }) ?? true {
-            oldestByTypename[typename] = instant
+        if typename != currentTypename {
+            flushTypename()
+            currentTypename = typename
         }
+        if currentOldest.map({ instant < $0 }) ?? true {
+            currentOldest = instant
+        }
+    }
+
+    private mutating func flushTypename() {
+        if let currentTypename, let currentOldest,
+            oldestByTypenameSoFar[currentTypename].map({ currentOldest < $0 }) ?? true
+        {
+            oldestByTypenameSoFar[currentTypename] = currentOldest
+        }
+        currentOldest = nil
+    }
+
+    /// The oldest write time per typename among the fields read.
+    var oldestByTypename: [String: CacheInstant] {
+        var copy = self
+        copy.flushTypename()
+        return copy.oldestByTypenameSoFar
     }
 
     /// Records a miss at the member `responseKey` of the current path.

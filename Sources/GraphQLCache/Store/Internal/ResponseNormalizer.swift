@@ -41,8 +41,11 @@ struct ResponseNormalizer {
         } catch {
             throw collectionError(error)
         }
-        var draft = RecordDraft(typename: typename, bytes: sizing.emptyRecordBytes(key: key))
-        draft.fields.reserveCapacity(collected.fields.count)
+        var draft = RecordDraft(
+            typename: typename,
+            fields: RecordFields(minimumCapacity: collected.fields.count),
+            bytes: sizing.emptyRecordBytes(key: key)
+        )
         for (position, field) in collected.fields.enumerated() {
             guard let value = object.value(forKey: field.responseKey, hint: position) else {
                 throw GraphQLCacheError(
@@ -63,8 +66,12 @@ struct ResponseNormalizer {
                 stored = .scalar(value)
             }
             let written = GraphQLRecordField(value: stored, writtenAt: now)
-            if let replaced = draft.fields.updateValue(written, forKey: field.storageKey) {
-                draft.bytes -= sizing.fieldBytes(field.storageKey, replaced.value)
+            if collected.hasRepeatedStorageKeys {
+                if let replaced = draft.fields.update(written, forKey: field.storageKey, hint: -1) {
+                    draft.bytes -= sizing.fieldBytes(field.storageKey, replaced.value)
+                }
+            } else {
+                draft.fields.append(field.storageKey, written)
             }
             draft.bytes += sizing.fieldBytes(field.storageKey, stored)
         }

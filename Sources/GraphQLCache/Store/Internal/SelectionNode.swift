@@ -58,36 +58,40 @@ enum CollectionFailure: Error {
 }
 
 /// One response key of an object after field collection.
-final class CollectedField {
+struct CollectedField {
     let responseKey: String
     let name: String
     let storageKey: String
     /// The merged sub-selection, for fields of object type; `nil` for leaves.
     let child: SelectionNode?
     let isTypename: Bool
-
-    init(responseKey: String, name: String, storageKey: String, child: SelectionNode?) {
-        self.responseKey = responseKey
-        self.name = name
-        self.storageKey = storageKey
-        self.child = child
-        self.isTypename = name == "__typename"
-    }
+    /// Where the field is expected among a record's stored fields (collected order without `__typename`,
+    /// which is kept on the record, not as a field): the lookup hint.
+    let storedPosition: Int
 }
 
 /// The fields an object of one type gets from a selection, in response order, with a lookup by response key.
 final class CollectedFields {
     let fields: [CollectedField]
     let positions: [String: Int]
+    /// Whether two response keys share a storage key (`a: balance, b: balance`), so a draft must check before
+    /// appending.
+    let hasRepeatedStorageKeys: Bool
 
     init(fields: [CollectedField]) {
         self.fields = fields
         var positions: [String: Int] = [:]
         positions.reserveCapacity(fields.count)
+        var storageKeys = Set<String>()
+        var repeated = false
         for (position, field) in fields.enumerated() {
             positions[field.responseKey] = position
+            if !field.isTypename, !storageKeys.insert(field.storageKey).inserted {
+                repeated = true
+            }
         }
         self.positions = positions
+        self.hasRepeatedStorageKeys = repeated
     }
 }
 
@@ -140,14 +144,25 @@ final class SelectionNode {
         for selectionSet in selectionSets {
             try collector.visit(selectionSet)
         }
-        let fields = collector.order.map { responseKey -> CollectedField in
+        var fields: [CollectedField] = []
+        fields.reserveCapacity(collector.order.count)
+        var storedPosition = 0
+        for responseKey in collector.order {
             let group = collector.groups[responseKey]!
-            return CollectedField(
-                responseKey: responseKey,
-                name: group.field.name,
-                storageKey: context.storageKey(for: group.field),
-                child: group.selectionSets.isEmpty ? nil : SelectionNode(selectionSets: group.selectionSets)
+            let isTypename = group.field.name == "__typename"
+            fields.append(
+                CollectedField(
+                    responseKey: responseKey,
+                    name: group.field.name,
+                    storageKey: context.storageKey(for: group.field),
+                    child: group.selectionSets.isEmpty ? nil : SelectionNode(selectionSets: group.selectionSets),
+                    isTypename: isTypename,
+                    storedPosition: storedPosition
+                )
             )
+            if !isTypename {
+                storedPosition += 1
+            }
         }
         return CollectedFields(fields: fields)
     }
