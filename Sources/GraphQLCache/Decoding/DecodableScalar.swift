@@ -64,11 +64,16 @@ extension UInt64: DecodableInteger {
 }
 
 extension GraphQLJSON {
-    /// Foundation types that `JSONDecoder` decodes specially (not through their own `init(from:)`), decoded the
-    /// same way so a type decodes alike from the cache and from the network: `Decimal` from a number, `URL` from
-    /// a string, `Data` from base64 (JSONDecoder's default strategy). `nil` when `type` is none of these, or
-    /// the JSON does not fit (`fits` tells which).
-    func foundationValue<T>(as type: T.Type) -> (fits: Bool, value: T?)? {
+    /// Whether `JSONDecoder` decodes `type` specially (not through its own `init(from:)`): `Decimal` from a
+    /// number, `URL` from a string, `Data` from base64 (its default strategy); and `GraphQLJSON` is taken as
+    /// is. The decoder does the same, so a type decodes alike from the cache and from the network. A metatype
+    /// comparison, cheap enough to ask for every nested value.
+    static func isDecodedSpecially(_ type: Any.Type) -> Bool {
+        type == Decimal.self || type == URL.self || type == Data.self || type == GraphQLJSON.self
+    }
+
+    /// The value of a type for which ``isDecodedSpecially(_:)`` holds; `nil` when the JSON does not fit.
+    func specialValue<T>(as type: T.Type) -> T? {
         if type == Decimal.self {
             let decimal: Decimal? =
                 switch self {
@@ -76,19 +81,14 @@ extension GraphQLJSON {
                 case .double(let value): Decimal(string: String(value), locale: Locale(identifier: "en_US_POSIX"))
                 default: nil
                 }
-            return (decimal != nil, decimal as? T)
+            return decimal as? T
         }
         if type == URL.self {
-            let url = stringValue.flatMap { URL(string: $0) }
-            return (url != nil, url as? T)
+            return stringValue.flatMap { URL(string: $0) } as? T
         }
         if type == Data.self {
-            let data = stringValue.flatMap { Data(base64Encoded: $0) }
-            return (data != nil, data as? T)
+            return stringValue.flatMap { Data(base64Encoded: $0) } as? T
         }
-        if type == GraphQLJSON.self {
-            return (true, self as? T)
-        }
-        return nil
+        return self as? T
     }
 }

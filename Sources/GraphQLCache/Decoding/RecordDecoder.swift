@@ -83,8 +83,8 @@ final class RecordDecoder: Decoder {
 
     /// Decodes `type` from `value`, one level below the current path, then puts the decoder back.
     func decode<T: Decodable>(_ type: T.Type, from value: DecodingValue, at key: any CodingKey) throws -> T {
-        if case .json(let json) = value, let special = json.foundationValue(as: type) {
-            guard special.fits, let decoded = special.value else {
+        if GraphQLJSON.isDecodedSpecially(type), case .json(let json) = value {
+            guard let decoded = json.specialValue(as: type) else {
                 pathStack.append(key)
                 defer { pathStack.removeLast() }
                 throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
@@ -177,8 +177,8 @@ extension RecordDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        if case .json(let json) = value, let special = json.foundationValue(as: type) {
-            guard special.fits, let decoded = special.value else {
+        if GraphQLJSON.isDecodedSpecially(type), case .json(let json) = value {
+            guard let decoded = json.specialValue(as: type) else {
                 throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
             }
             return decoded

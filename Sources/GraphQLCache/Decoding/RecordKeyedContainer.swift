@@ -65,16 +65,9 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func member(named name: String) -> DecodingValue? {
         switch frame.source {
         case .record(let record, let collected):
-            let hint = frame.nextPosition
-            let position: Int
-            if hint < collected.fields.count, collected.fields[hint].responseKey == name {
-                position = hint
-            } else if let found = collected.positions[name] {
-                position = found
-            } else {
+            guard let position = position(of: name, in: collected) else {
                 return nil
             }
-            frame.nextPosition = position + 1
             let field = collected.fields[position]
             if field.isTypename {
                 return record.typename.map { .json(.string($0)) }
@@ -84,17 +77,65 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             return decoder.value(of: stored.value, child: field.child)
         case .object(let object):
-            let hint = frame.nextPosition
-            if hint < object.keys.count, object.keys[hint] == name {
-                frame.nextPosition = hint + 1
-                return .json(object.values[hint])
-            }
-            guard let position = object.position(of: name) else {
+            return objectPosition(of: name, in: object).map { .json(object.values[$0]) }
+        }
+    }
+
+    /// A member's JSON when it is a leaf (or `null`): the scalar fast path, without a `DecodingValue`.
+    func leaf(named name: String) -> GraphQLJSON? {
+        switch frame.source {
+        case .record(let record, let collected):
+            guard let position = position(of: name, in: collected) else {
                 return nil
             }
-            frame.nextPosition = position + 1
-            return .json(object.values[position])
+            if collected.fields[position].isTypename {
+                return record.typename.map(GraphQLJSON.string)
+            }
+            guard
+                let stored = record.fields.field(
+                    collected.fields[position].storageKey,
+                    hint: collected.fields[position].storedPosition
+                )
+            else {
+                return nil
+            }
+            if case .scalar(let json) = stored.value {
+                return json
+            }
+            return collected.fields[position].child == nil ? stored.value.leafValue : nil
+        case .object(let object):
+            return objectPosition(of: name, in: object).map { object.values[$0] }
         }
+    }
+
+    /// The position of a response key among the collected fields, trying the position after the last member
+    /// decoded first.
+    private func position(of name: String, in collected: CollectedFields) -> Int? {
+        let hint = frame.nextPosition
+        let position: Int
+        if hint < collected.fields.count, collected.fields[hint].responseKey == name {
+            position = hint
+        } else if let found = collected.positions[name] {
+            position = found
+        } else {
+            return nil
+        }
+        frame.nextPosition = position + 1
+        return position
+    }
+
+    private func objectPosition(of name: String, in object: GraphQLJSONObject) -> Int? {
+        let hint = frame.nextPosition
+        let position: Int
+        if hint < object.keys.count, object.keys[hint] == name {
+            position = hint
+        } else if let found = object.position(of: name) {
+            position = found
+        } else {
+            return nil
+        }
+        frame.nextPosition = position + 1
+        return position
     }
 
     private func require(_ key: Key) throws -> DecodingValue {
@@ -107,19 +148,6 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return value
     }
 
-    private func scalar<T: DecodableScalar>(_ type: T.Type, _ key: Key) throws -> T {
-        let value = try require(key)
-        if case .json(let json) = value, let scalar = T.scalar(from: json) {
-            return scalar
-        }
-        let path = codingPath + [key]
-        if case .json(.null) = value {
-            throw DecodingError.valueNotFound(
-                type, decoder.errorContext("Expected \(type) but found null.", path: path))
-        }
-        throw DecodingError.typeMismatch(type, decoder.errorContext("Expected \(type).", path: path))
-    }
-
     func decodeNil(forKey key: Key) throws -> Bool {
         if case .json(.null) = try require(key) {
             return true
@@ -127,20 +155,24 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         return false
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try scalar(type, key) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try scalar(type, key) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try scalar(type, key) }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try scalar(type, key) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try scalar(type, key) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try scalar(type, key) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try scalar(type, key) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try scalar(type, key) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try scalar(type, key) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try scalar(type, key) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try scalar(type, key) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try scalar(type, key) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
+    /// The error for a leaf that is absent, null or of another type.
+    func leafError(_ type: Any.Type, _ json: GraphQLJSON?, _ key: Key) -> DecodingError {
+        let path = codingPath + [key]
+        guard let json else {
+            if member(named: key.stringValue) == nil {
+                return DecodingError.keyNotFound(
+                    key,
+                    decoder.errorContext("No value for '\(key.stringValue)' in the selection.", path: codingPath)
+                )
+            }
+            return DecodingError.typeMismatch(type, decoder.errorContext("Expected \(type).", path: path))
+        }
+        if json.isNull {
+            return DecodingError.valueNotFound(
+                type, decoder.errorContext("Expected \(type) but found null.", path: path))
+        }
+        return DecodingError.typeMismatch(type, decoder.errorContext("Expected \(type).", path: path))
+    }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decode(type, from: try require(key), at: key)
@@ -155,37 +187,6 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             return nil
         }
         return try decoder.decode(type, from: value, at: key)
-    }
-
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try decodeIfPresent("", type, key)
-    }
-
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
-        try decodeIfPresent(0, type, key)
-    }
-
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try decodeIfPresent(0, type, key)
-    }
-
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try decodeIfPresent(false, type, key)
-    }
-
-    private func decodeIfPresent<T: DecodableScalar>(_: T, _ type: T.Type, _ key: Key) throws -> T? {
-        guard let value = member(named: key.stringValue) else {
-            return nil
-        }
-        if case .json(let json) = value {
-            if json.isNull {
-                return nil
-            }
-            if let scalar = T.scalar(from: json) {
-                return scalar
-            }
-        }
-        throw DecodingError.typeMismatch(type, decoder.errorContext("Expected \(type).", path: codingPath + [key]))
     }
 
     func nestedContainer<NestedKey: CodingKey>(
