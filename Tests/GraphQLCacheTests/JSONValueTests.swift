@@ -115,8 +115,10 @@ struct JSONValueTests {
     @Test("argument literals resolve variables, enums, lists and objects")
     func literals() throws {
         let field = try #require(
-            try GraphQLParser.parse(#"{ f(a: $v, b: [1, $missing], c: {x: $missing, y: ACTIVE}, d: 12345678901234567890) }"#)
-                .operation(named: nil).selectionSet.selections.first
+            try GraphQLParser.parse(
+                #"{ f(a: $v, b: [1, $missing], c: {x: $missing, y: ACTIVE}, d: 12345678901234567890) }"#
+            )
+            .operation(named: nil).selectionSet.selections.first
         )
         guard case .field(let parsed) = field else {
             throw StoreTestFailure("not a field")

@@ -100,7 +100,10 @@ struct StoreDecodingTests {
     @Test("a type asking for a member the operation does not select fails with decodingFailed and its path")
     func memberOutsideSelection() throws {
         struct WantsType: Decodable {
-            struct Item: Decodable { var id: String; var type: String }
+            struct Item: Decodable {
+                var id: String
+                var type: String
+            }
             var accounts: [Item]
         }
         let store = try makeNormalizedStore()

@@ -74,14 +74,22 @@ extension GraphQLNormalizedStore {
             }
             let (changes, created) = state.apply(drafts, tick: tick, sizing: sizing, budget: budget)
             var result = MergeResult(changes: changes, created: created)
-            result.limitEvictions = state.evictLeastRecent(
-                maxRecords: state.records.count > configuration.maxRecordsPerScope
-                    ? configuration.evictionTarget(configuration.maxRecordsPerScope) : .max,
-                maxBytes: state.byteCount > configuration.maxBytesPerScope
-                    ? configuration.evictionTarget(configuration.maxBytesPerScope) : .max,
-                sparing: tick,
-                budget: budget
-            )
+            if state.records.count > configuration.maxRecordsPerScope {
+                result.entryLimitEvictions = state.evictLeastRecent(
+                    maxRecords: configuration.evictionTarget(configuration.maxRecordsPerScope),
+                    maxBytes: .max,
+                    sparing: tick,
+                    budget: budget
+                )
+            }
+            if state.byteCount > configuration.maxBytesPerScope {
+                result.byteLimitEvictions = state.evictLeastRecent(
+                    maxRecords: .max,
+                    maxBytes: configuration.evictionTarget(configuration.maxBytesPerScope),
+                    sparing: tick,
+                    budget: budget
+                )
+            }
             if let budget, budget.isOverLimit {
                 // Over the process budget: this scope pays first, from its least recent end, never with the
                 // records just written.
@@ -98,11 +106,12 @@ extension GraphQLNormalizedStore {
             return .rejectedStaleGeneration
         }
         table.countInserts(drafts.count)
-        table.countEvictions(merged.limitEvictions.recordKeys.count + merged.budgetEvictions.recordKeys.count)
+        table.countEvictions(merged.evictedCount)
         if let budget, budget.isOverLimit {
             budget.reclaimExcess()
         }
-        emitEvictions(merged.limitEvictions, reason: .byteLimit, in: scope)
+        emitEvictions(merged.entryLimitEvictions, reason: .entryLimit, in: scope)
+        emitEvictions(merged.byteLimitEvictions, reason: .byteLimit, in: scope)
         emitEvictions(merged.budgetEvictions, reason: .memoryBudget, in: scope)
         return .written(
             GraphQLChangeSet(
@@ -127,6 +136,11 @@ extension GraphQLNormalizedStore {
 private struct MergeResult {
     var changes: [String: [String]]
     var created: Int
-    var limitEvictions = RemovalTally()
+    var entryLimitEvictions = RemovalTally()
+    var byteLimitEvictions = RemovalTally()
     var budgetEvictions = RemovalTally()
+
+    var evictedCount: Int {
+        entryLimitEvictions.recordKeys.count + byteLimitEvictions.recordKeys.count + budgetEvictions.recordKeys.count
+    }
 }
