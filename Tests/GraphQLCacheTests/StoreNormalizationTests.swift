@@ -273,4 +273,35 @@ struct StoreNormalizationTests {
         #expect(changes.changedFieldKeys == [#"QUERY_ROOT.node({"id":"x"}).__typename"#])
         #expect(store.record(GraphQLRecord.queryRootKey, in: alice)?.typename == "Query")
     }
+
+    @Test("an aliased __typename still names the object's type for keys and fragments")
+    func aliasedTypename() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(#"{ node(id: "101") { kind: __typename id ... on Account { balance } } }"#)
+        let data = #"{"node": {"kind": "Account", "id": "101", "balance": 5}}"#
+        try store.write(operation, json: data)
+        #expect(store.record("Account:101", in: alice)?.typename == "Account")
+        #expect(store.fieldNames("Account:101") == ["id", "balance"])
+        #expect(try store.hitData(operation) == jsonObject(data))
+    }
+
+    @Test("writes are reported to the observer by operation name, refusals too")
+    func writeEvents() throws {
+        let recorder = StoreEventRecorder()
+        let store = try makeNormalizedStore(observer: recorder)
+        let accounts = try prepare(BankOperations.accounts)
+        try store.write(accounts, json: BankOperations.accountsData)
+        let generation = store.generation(of: alice)
+        store.clear(scope: alice)
+        _ = try store.write(
+            accounts, data: try jsonObject(BankOperations.accountsData), in: alice, ifGeneration: generation)
+
+        let inserted = recorder.events.compactMap { event -> Int? in
+            if case .inserted(alice, "Accounts", let bytes) = event { return bytes }
+            return nil
+        }
+        #expect(inserted.count == 1)
+        #expect(inserted.first ?? 0 > 0)
+        #expect(recorder.events.contains(.rejected(scope: alice, key: "Accounts", outcome: .rejectedStaleGeneration)))
+    }
 }

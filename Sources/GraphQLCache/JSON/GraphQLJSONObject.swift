@@ -63,7 +63,9 @@ public struct GraphQLJSONObject: Sendable {
                 } else {
                     keys.append(key)
                     values.append(newValue)
-                    if index != nil || keys.count > Self.indexThreshold {
+                    if index != nil {
+                        index![key] = keys.count - 1
+                    } else if keys.count > Self.indexThreshold {
                         rebuildIndex()
                     }
                 }

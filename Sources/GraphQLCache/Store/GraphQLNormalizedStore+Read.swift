@@ -20,7 +20,9 @@ extension GraphQLNormalizedStore {
     /// Reads an operation's data straight into the caller's `Decodable` type, from the records, without
     /// building JSON first. `Value` decodes what the response's `data` would be: its keys are response keys.
     ///
-    /// Hit or miss is decided on the whole selection, not on the members `Value` happens to decode.
+    /// Hit or miss is decided on the whole selection, not on the members `Value` happens to decode. Decoding
+    /// runs while the scope's read lock is held (that is what makes it copy-free): `Value.init(from:)` must not
+    /// write to or clear this store's scope, or it waits for itself.
     /// - Throws: `invalidVariables`, or `decodingFailed` when the cached data does not fit `Value`.
     public func read<Value: Decodable>(
         _ type: Value.Type,

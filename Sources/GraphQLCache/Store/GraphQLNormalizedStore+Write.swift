@@ -40,7 +40,19 @@ extension GraphQLNormalizedStore {
             rootTypename: cacheConfiguration.rootTypename(of: definition.kind),
             node: SelectionNode(selectionSets: [definition.selectionSet])
         )
-        return merge(normalizer.drafts, in: scope, generation: generation)
+        let outcome = merge(normalizer.drafts, in: scope, generation: generation)
+        if let observer {
+            let key = definition.name ?? "<anonymous>"
+            switch outcome {
+            case .written:
+                observer.cacheDidEmit(.inserted(scope: scope, key: key, chargedBytes: normalizer.draftBytes))
+            case .rejectedStaleGeneration:
+                observer.cacheDidEmit(.rejected(scope: scope, key: key, outcome: .rejectedStaleGeneration))
+            case .rejectedTooLarge:
+                observer.cacheDidEmit(.rejected(scope: scope, key: key, outcome: .rejectedTooLarge))
+            }
+        }
+        return outcome
     }
 
     /// Merges validated drafts under the scope's write lock, then enforces the limits.
@@ -49,10 +61,7 @@ extension GraphQLNormalizedStore {
         in scope: CacheScope,
         generation: CacheGeneration?
     ) -> GraphQLWriteOutcome {
-        var draftBytes = 0
-        for draft in drafts.values {
-            draftBytes += draft.bytes
-        }
+        let draftBytes = drafts.values.reduce(0) { $0 + $1.bytes }
         guard drafts.count <= configuration.maxRecordsPerScope, draftBytes <= configuration.maxBytesPerScope,
             draftBytes <= budget?.limit ?? .max
         else {

@@ -11,6 +11,11 @@ struct ResponseNormalizer {
     private var path = ResponsePath()
     private let needsKeys: Bool
 
+    /// What the drafts would be charged as new records: the write's size (its events report it).
+    var draftBytes: Int {
+        drafts.values.reduce(0) { $0 + $1.bytes }
+    }
+
     init(context: SelectionContext, now: CacheInstant, sizing: RecordSizing) {
         self.context = context
         self.now = now
@@ -34,7 +39,7 @@ struct ResponseNormalizer {
         node: SelectionNode,
         defaultTypename: String?
     ) throws(GraphQLCacheError) {
-        let typename = try typename(of: object) ?? defaultTypename
+        let typename = try typename(of: object, node: node) ?? defaultTypename
         let collected: CollectedFields
         do {
             collected = try node.fields(for: typename, in: context)
@@ -89,7 +94,7 @@ struct ResponseNormalizer {
         case .null:
             return .scalar(.null)
         case .object(let object):
-            let key = try recordKey(of: object, parentKey: parentKey, storageKey: storageKey)
+            let key = try recordKey(of: object, node: node, parentKey: parentKey, storageKey: storageKey)
             try normalizeObject(object, key: key, node: node, defaultTypename: nil)
             return .reference(key)
         case .array(let elements):
@@ -115,11 +120,12 @@ struct ResponseNormalizer {
     /// The registered providers' key, or the object's path below its parent record (`QUERY_ROOT.accounts.0`).
     private func recordKey(
         of object: GraphQLJSONObject,
+        node: SelectionNode,
         parentKey: String,
         storageKey: String
     ) throws(GraphQLCacheError) -> String {
         if needsKeys {
-            guard let typename = try typename(of: object) else {
+            guard let typename = try typename(of: object, node: node) else {
                 throw GraphQLCacheError(
                     code: .missingTypename,
                     message: "The object has no __typename, which the cache key providers need; select it.",
@@ -146,19 +152,23 @@ struct ResponseNormalizer {
         return key
     }
 
-    private func typename(of object: GraphQLJSONObject) throws(GraphQLCacheError) -> String? {
-        switch object.value(forKey: "__typename", hint: 0) {
-        case nil:
-            return nil
-        case .string(let typename):
-            return typename
-        case let other?:
-            throw GraphQLCacheError(
-                code: .responseMismatch,
-                message: "__typename is \(other.kindDescription), not a string.",
-                path: path.dotted(appending: "__typename")
-            )
+    /// The object's `__typename` (or an alias of it the selection uses); `nil` when the response has none.
+    private func typename(of object: GraphQLJSONObject, node: SelectionNode) throws(GraphQLCacheError) -> String? {
+        for key in node.typenameResponseKeys {
+            switch object.value(forKey: key, hint: 0) {
+            case nil:
+                continue
+            case .string(let typename):
+                return typename
+            case let other?:
+                throw GraphQLCacheError(
+                    code: .responseMismatch,
+                    message: "__typename is \(other.kindDescription), not a string.",
+                    path: path.dotted(appending: key)
+                )
+            }
         }
+        return nil
     }
 
     private func collectionError(_ failure: CollectionFailure) -> GraphQLCacheError {

@@ -111,6 +111,29 @@ final class SelectionNode {
         self.selectionSets = selectionSets
     }
 
+    /// The response keys that carry an object's typename here: `__typename`, plus the aliases of `__typename`
+    /// selections that apply whatever the type (`kind: __typename`), so an aliased typename still names the
+    /// object's type before its fields are collected.
+    private(set) lazy var typenameResponseKeys: [String] = {
+        var keys = ["__typename"]
+        var pending = selectionSets
+        while let selectionSet = pending.popLast() {
+            for selection in selectionSet.selections {
+                switch selection {
+                case .field(let field) where field.name == "__typename" && field.directives.isEmpty:
+                    if let alias = field.alias, !keys.contains(alias) {
+                        keys.append(alias)
+                    }
+                case .inlineFragment(let fragment) where fragment.typeCondition == nil && fragment.directives.isEmpty:
+                    pending.append(fragment.selectionSet)
+                default:
+                    break
+                }
+            }
+        }
+        return keys
+    }()
+
     /// The fields for an object of type `typename` (unknown: `nil`, fine until a type condition must be
     /// decided), following the specification's CollectFields.
     func fields(
