@@ -9,7 +9,7 @@ struct GraphQLSuite: BenchSuite {
 
         Data: the bench query (below) answered for --accounts accounts (default 100) with --transactions
         transactions each (default 20): 2,100 objects, every one with `__typename` and `id`. The response
-        bytes are generated here, deterministically (no server); about 520 KB.
+        bytes are generated here, deterministically (no server); about 370 KB.
           query BenchAccounts { accounts { __typename id accountToken name type balance availableBalance
             currency transactions(first: 20) { __typename id accountId amount description date status } } }
         Store: GraphQLNormalizedStore with TypenameIDKeyProvider (records Account:<id>, Transaction:<id>).

@@ -87,6 +87,9 @@ struct JSONValueTests {
         #expect(value.jsonText() == #"{"b":[1,2.5,null,true],"a":"q\"\n\u0001é","c":{"z":1,"y":2}}"#)
         #expect(value.jsonText(sortedKeys: true) == #"{"a":"q\"\n\u0001é","b":[1,2.5,null,true],"c":{"y":2,"z":1}}"#)
         #expect(try GraphQLJSON(parsing: value.jsonBytes()) == value)
+        let numbers: GraphQLJSON = [20.0, -3.0, 2.5, 1e300, 7]
+        #expect(numbers.jsonText() == "[20.0,-3.0,2.5,1e+300,7]")
+        #expect(numbers.jsonText(sortedKeys: true) == "[20,-3,2.5,1e+300,7]")
     }
 
     @Test("objects are equal and hash alike whatever their member order")

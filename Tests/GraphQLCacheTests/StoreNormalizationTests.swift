@@ -118,6 +118,8 @@ struct StoreNormalizationTests {
         let literal = try prepare(#"{ transactions(first: 2, accountId: "101") { __typename id amount } }"#)
         let data = try store.hitData(literal)
         #expect(data["transactions"]?.arrayValue?.count == 2)
+        // A count sent as 2.0 is the same argument as 2.
+        #expect(try store.hitData(byVariables, variables: ["account": "101", "count": 2.0])["transactions"] != nil)
         // Another variable value is another storage key: a miss.
         let other = try store.miss(byVariables, variables: ["account": "102"])
         #expect(other.path == "transactions")

@@ -1,8 +1,9 @@
 extension GraphQLJSON {
     /// Compact JSON text (no whitespace), as UTF-8 bytes.
     ///
-    /// - Parameter sortedKeys: sort object members by key (byte order), for a canonical text that does not
-    ///   depend on member order: argument-aware storage keys are made this way.
+    /// - Parameter sortedKeys: canonical text: object members sorted by key (byte order), and doubles with an
+    ///   integral value below 2^53 written as integers (`20.0` as `20`), so the text does not depend on member
+    ///   order or on how a number was typed. Argument-aware storage keys are made this way.
     public func jsonBytes(sortedKeys: Bool = false) -> [UInt8] {
         var writer = GraphQLJSONWriter(sortedKeys: sortedKeys)
         writer.write(self)
@@ -33,8 +34,12 @@ struct GraphQLJSONWriter {
         case .int(let number):
             append(String(number))
         case .double(let number):
-            // Non-finite doubles have no JSON form; they cannot come from parsing, only from code.
-            append(number.isFinite ? String(number) : "null")
+            if sortedKeys, number.rounded(.towardZero) == number, abs(number) < 0x1p53 {
+                append(String(Int64(number)))
+            } else {
+                // Non-finite doubles have no JSON form; they cannot come from parsing, only from code.
+                append(number.isFinite ? String(number) : "null")
+            }
         case .string(let string):
             writeString(string)
         case .array(let elements):

@@ -113,6 +113,7 @@ extension GraphQLJSONObject: Sequence {
             self.object = object
         }
 
+        /// The next member, or `nil` after the last.
         public mutating func next() -> (key: String, value: GraphQLJSON)? {
             guard position < object.keys.count else {
                 return nil
@@ -127,6 +128,7 @@ extension GraphQLJSONObject: Sequence {
         Iterator(self)
     }
 
+    /// The number of members, exactly.
     public var underestimatedCount: Int {
         keys.count
     }

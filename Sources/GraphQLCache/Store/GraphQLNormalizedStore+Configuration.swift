@@ -16,6 +16,7 @@ extension GraphQLNormalizedStore {
         /// Default 64. (Reads and writes of a scope's records use the scope's own reader-writer lock.)
         public var stripeCount: Int
 
+        /// Creates limits; each parameter defaults to the value documented on its property.
         public init(
             maxRecordsPerScope: Int = 50_000,
             maxBytesPerScope: Int = 64 * 1024 * 1024,
