@@ -1,4 +1,5 @@
 import CacheCore
+import Dispatch
 import GraphQLCache
 import Synchronization
 import Testing
@@ -43,6 +44,35 @@ struct StoreConcurrencyTests {
         #expect(torn.value == 0)
         #expect(reads.value == 800)
         #expect(try store.hitData(accounts)["accounts"]?.arrayValue?.first?["balance"] == 200)
+    }
+
+    @Test("a reader holding the scope does not keep another reader of the same scope waiting")
+    func readersDoNotBlockEachOther() throws {
+        let store = try makeNormalizedStore()
+        let accounts = try prepare(BankOperations.accounts)
+        try store.write(accounts, json: BankOperations.accountsData)
+        let gate = ReaderGate()
+        let first = DispatchGroup()
+        let firstResult = SharedResult()
+        first.enter()
+        DispatchQueue.global().async {
+            defer { first.leave() }
+            firstResult.set(
+                Result {
+                    try store.read(HoldingReader.self, operation: accounts, in: alice, userInfo: [ReaderGate.key: gate])
+                        .value != nil
+                }
+            )
+        }
+        #expect(gate.entered.wait(timeout: .now() + 10) == .success)
+
+        // The first read is inside its decode, holding the scope's read lock, until this read has finished.
+        let second = try store.hitData(accounts)
+        gate.otherFinished.signal()
+        first.wait()
+
+        #expect(second["accounts"]?.arrayValue?.count == 2)
+        #expect(firstResult.value == true)
     }
 
     @Test("writes, reads, clears and evictions in many scopes keep the budget exact")
@@ -95,5 +125,38 @@ private final class SharedCounter: Sendable {
 
     var value: Int {
         count.load(ordering: .relaxed)
+    }
+}
+
+/// Lets a test hold a read open (inside `init(from:)`) while another read runs.
+private final class ReaderGate: Sendable {
+    static let key = CodingUserInfoKey(rawValue: "ReaderGate")!
+    let entered = DispatchSemaphore(value: 0)
+    let otherFinished = DispatchSemaphore(value: 0)
+}
+
+/// Decodes nothing; signals that the read is under way and waits (at most 10 s) for the other reader.
+private struct HoldingReader: Decodable {
+    init(from decoder: any Decoder) throws {
+        guard let gate = decoder.userInfo[ReaderGate.key] as? ReaderGate else {
+            throw StoreTestFailure("no gate")
+        }
+        gate.entered.signal()
+        guard gate.otherFinished.wait(timeout: .now() + 10) == .success else {
+            throw StoreTestFailure("the other reader did not finish while this one held the scope")
+        }
+    }
+}
+
+/// A result handed from a dispatch queue to the test.
+private final class SharedResult: Sendable {
+    private let stored = Mutex<Bool?>(nil)
+
+    func set(_ result: Result<Bool, any Error>) {
+        stored.withLock { $0 = (try? result.get()) ?? false }
+    }
+
+    var value: Bool? {
+        stored.withLock { $0 }
     }
 }
