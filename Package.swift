@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ucache-bench",
-            dependencies: ["CurlHTTP", "RESTCache", "FixtureSupport"],
+            dependencies: ["CurlHTTP", "RESTCache", "GraphQLCache", "FixtureSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GraphQLCacheTests",
-            dependencies: ["GraphQLCache"],
+            dependencies: ["GraphQLCache", "CacheCore"],
             exclude: ["ParserCorpus"],
             swiftSettings: strictSettings
         ),

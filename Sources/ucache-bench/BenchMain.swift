@@ -11,7 +11,9 @@ struct BenchMain {
             return
         }
         let options = BenchOptions(arguments.dropFirst())
-        let suites: [String: any BenchSuite] = ["transport": TransportSuite(), "rest": RESTSuite()]
+        let suites: [String: any BenchSuite] = [
+            "transport": TransportSuite(), "rest": RESTSuite(), "graphql": GraphQLSuite(),
+        ]
         let selected = suiteName == "all" ? suites.keys.sorted() : [suiteName]
         var reports: [BenchReport] = []
         for name in selected {
@@ -40,7 +42,7 @@ struct BenchMain {
 
     static let usage = """
         usage: ucache-bench SUITE [--json] [--help] [suite options]
-        suites: transport, rest, all
+        suites: transport, rest, graphql, all
         Run `ucache-bench SUITE --help` for a suite's method and options. Build with -c release.
         """
 }

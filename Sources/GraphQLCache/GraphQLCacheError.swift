@@ -44,6 +44,28 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         public static let tooDeep = Code("tooDeep")
         /// The document has more tokens than the configured maximum.
         public static let tooLarge = Code("tooLarge")
+
+        // MARK: JSON and the normalized store
+
+        /// Bytes that are not one valid JSON value (UTF-8, RFC 8259); ``GraphQLCacheError/byteOffset`` says where.
+        public static let invalidJSON = Code("invalidJSON")
+        /// A response's `data` does not fit the operation's selection: a selected field is missing, or an object
+        /// field holds a string, number or boolean. ``GraphQLCacheError/path`` names the place.
+        public static let responseMismatch = Code("responseMismatch")
+        /// An object has no `__typename` (or a non-string one) where the store needs it: to decide a fragment's
+        /// type condition, or to ask the registered key providers for its cache key.
+        public static let missingTypename = Code("missingTypename")
+        /// A variable needed by `@include`/`@skip` is missing or not a boolean, or the variables are not an object.
+        public static let invalidVariables = Code("invalidVariables")
+        /// A key provider returned an empty key or the key of a root record (`QUERY_ROOT`, ...).
+        public static let invalidCacheKey = Code("invalidCacheKey")
+        /// A record-key glob pattern is malformed (an unterminated `[` or a trailing backslash).
+        public static let invalidPattern = Code("invalidPattern")
+        /// Cached data could not be decoded into the caller's `Decodable` type; the `DecodingError` is the
+        /// ``GraphQLCacheError/underlying`` error.
+        public static let decodingFailed = Code("decodingFailed")
+        /// A store configuration value is out of range.
+        public static let invalidConfiguration = Code("invalidConfiguration")
     }
 
     /// The error's contents live in one shared, immutable box, so throwing and propagating the error moves a
@@ -52,12 +74,23 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         let code: Code
         let message: String
         let locations: [GraphQLSourceLocation]
+        let byteOffset: Int?
+        let path: String?
         let underlying: (any Error)?
 
-        init(code: Code, message: String, locations: [GraphQLSourceLocation], underlying: (any Error)?) {
+        init(
+            code: Code,
+            message: String,
+            locations: [GraphQLSourceLocation],
+            byteOffset: Int?,
+            path: String?,
+            underlying: (any Error)?
+        ) {
             self.code = code
             self.message = message
             self.locations = locations
+            self.byteOffset = byteOffset
+            self.path = path
             self.underlying = underlying
         }
     }
@@ -79,6 +112,18 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         storage.locations
     }
 
+    /// Where in JSON input the problem is (0-based UTF-8 byte offset), for ``Code/invalidJSON``.
+    public var byteOffset: Int? {
+        storage.byteOffset
+    }
+
+    /// Where in a response or cached result the problem is, as response keys and list indices joined by dots
+    /// (`accounts.0.balance`); for ``Code/responseMismatch``, ``Code/missingTypename`` and
+    /// ``Code/decodingFailed``.
+    public var path: String? {
+        storage.path
+    }
+
     /// The error that caused this one, when there is one.
     public var underlying: (any Error)? {
         storage.underlying
@@ -88,16 +133,32 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         code: Code,
         message: String,
         locations: [GraphQLSourceLocation] = [],
+        byteOffset: Int? = nil,
+        path: String? = nil,
         underlying: (any Error)? = nil
     ) {
-        storage = Storage(code: code, message: message, locations: locations, underlying: underlying)
+        storage = Storage(
+            code: code,
+            message: message,
+            locations: locations,
+            byteOffset: byteOffset,
+            path: path,
+            underlying: underlying
+        )
     }
 
-    /// `line:column: message`, like a compiler diagnostic.
+    /// `line:column: message` like a compiler diagnostic for documents; `byte N: message` for JSON;
+    /// `at path: message` for responses. Values (strings, numbers) of documents and responses never appear.
     public var description: String {
-        guard let first = locations.first else {
-            return message
+        if let first = locations.first {
+            return "\(first): \(message)"
         }
-        return "\(first): \(message)"
+        if let byteOffset {
+            return "byte \(byteOffset): \(message)"
+        }
+        if let path, !path.isEmpty {
+            return "at \(path): \(message)"
+        }
+        return message
     }
 }

@@ -1,0 +1,225 @@
+/// What a decoder is positioned on.
+enum DecodingValue {
+    /// A normalized object and the selection at its position.
+    case record(NormalizedRecord, SelectionNode)
+    /// The stored elements of an object-typed list field and the selection of its elements.
+    case list([GraphQLRecordValue], SelectionNode)
+    /// A leaf value, or any value of a plain JSON tree.
+    case json(GraphQLJSON)
+}
+
+/// A `Decoder` reading the caller's types straight from normalized records (or from a `GraphQLJSON` tree),
+/// without building or serializing an intermediate document.
+///
+/// One decoder object serves a whole decode: nested values are decoded by repositioning it and restoring it
+/// afterwards (as Foundation's JSONDecoder does), so a nested struct costs no allocation of its own. Only used
+/// under the scope's read lock, on one thread.
+final class RecordDecoder: Decoder {
+    let records: [String: NormalizedRecord]
+    let context: SelectionContext?
+    let userInfo: [CodingUserInfoKey: Any]
+    // Exclusivity is not checked at run time on these two (the checks were a tenth of a decode): the decoder is
+    // confined to one thread, and every access is a short load or store, never held across a call that could
+    // access it again.
+    @exclusivity(unchecked) var value: DecodingValue
+    /// The coding path as a stack; containers remember their depth in it.
+    @exclusivity(unchecked) private(set) var pathStack: [any CodingKey] = []
+
+    init(
+        records: [String: NormalizedRecord],
+        context: SelectionContext?,
+        value: DecodingValue,
+        userInfo: [CodingUserInfoKey: Any] = [:],
+        path: [any CodingKey] = []
+    ) {
+        self.records = records
+        self.context = context
+        self.value = value
+        self.userInfo = userInfo
+        self.pathStack = path
+        pathStack.reserveCapacity(16)
+    }
+
+    var codingPath: [any CodingKey] {
+        pathStack
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        switch value {
+        case .record(let record, let node):
+            return KeyedDecodingContainer(
+                RecordKeyedContainer<Key>(decoder: self, source: .record(record, try collected(record, node)))
+            )
+        case .json(.object(let object)):
+            return KeyedDecodingContainer(RecordKeyedContainer<Key>(decoder: self, source: .object(object)))
+        case .json(.null):
+            throw DecodingError.valueNotFound(
+                [String: Any].self,
+                errorContext("Expected an object but found null.")
+            )
+        case .list, .json:
+            throw DecodingError.typeMismatch([String: Any].self, errorContext("Expected an object."))
+        }
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        switch value {
+        case .list(let elements, let node):
+            return RecordUnkeyedContainer(decoder: self, source: .stored(elements, node))
+        case .json(.array(let elements)):
+            return RecordUnkeyedContainer(decoder: self, source: .json(elements))
+        case .json(.null):
+            throw DecodingError.valueNotFound([Any].self, errorContext("Expected a list but found null."))
+        case .record, .json:
+            throw DecodingError.typeMismatch([Any].self, errorContext("Expected a list."))
+        }
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    // MARK: - Nested values
+
+    /// Decodes `type` from `value`, one level below the current path, then puts the decoder back.
+    func decode<T: Decodable>(_ type: T.Type, from value: DecodingValue, at key: any CodingKey) throws -> T {
+        if GraphQLJSON.isDecodedSpecially(type), case .json(let json) = value {
+            guard let decoded = json.specialValue(as: type) else {
+                pathStack.append(key)
+                defer { pathStack.removeLast() }
+                throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
+            }
+            return decoded
+        }
+        let saved = self.value
+        self.value = value
+        pathStack.append(key)
+        defer {
+            self.value = saved
+            pathStack.removeLast()
+        }
+        return try T(from: self)
+    }
+
+    /// A decoder of its own for `value` (for `superDecoder` and nested containers).
+    func forked(at value: DecodingValue, key: any CodingKey) -> RecordDecoder {
+        RecordDecoder(records: records, context: context, value: value, userInfo: userInfo, path: pathStack + [key])
+    }
+
+    /// The collected fields of a record; always memoized by the check that precedes decoding.
+    func collected(_ record: NormalizedRecord, _ node: SelectionNode) throws -> CollectedFields {
+        guard let context else {
+            throw DecodingError.dataCorrupted(errorContext("No selection to decode a record with."))
+        }
+        do {
+            return try node.fields(for: record.typename, in: context)
+        } catch {
+            throw DecodingError.dataCorrupted(errorContext("The record's fields cannot be collected: \(error)."))
+        }
+    }
+
+    /// The value a stored field gives to a decoder: the referenced record, the list, or the leaf.
+    func value(of stored: GraphQLRecordValue, child: SelectionNode?) -> DecodingValue? {
+        guard let child else {
+            return stored.leafValue.map(DecodingValue.json)
+        }
+        switch stored {
+        case .reference(let key):
+            return records[key].map { .record($0, child) }
+        case .list(let elements):
+            return .list(elements, child)
+        case .scalar(let json):
+            return .json(json)
+        }
+    }
+
+    func errorContext(_ description: String, path: [any CodingKey]? = nil) -> DecodingError.Context {
+        DecodingError.Context(codingPath: path ?? pathStack, debugDescription: description)
+    }
+}
+
+// MARK: - Single value
+
+extension RecordDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool {
+        if case .json(.null) = value {
+            return true
+        }
+        return false
+    }
+
+    func scalar<T: DecodableScalar>(_ type: T.Type) throws -> T {
+        guard case .json(let json) = value else {
+            throw DecodingError.typeMismatch(type, errorContext("Expected \(type), found an object or a list."))
+        }
+        if let scalar = T.scalar(from: json) {
+            return scalar
+        }
+        if json.isNull {
+            throw DecodingError.valueNotFound(type, errorContext("Expected \(type) but found null."))
+        }
+        throw DecodingError.typeMismatch(type, errorContext("Expected \(type), found \(json.kindDescription)."))
+    }
+
+    func decode(_ type: Bool.Type) throws -> Bool { try scalar(type) }
+    func decode(_ type: String.Type) throws -> String { try scalar(type) }
+    func decode(_ type: Double.Type) throws -> Double { try scalar(type) }
+    func decode(_ type: Float.Type) throws -> Float { try scalar(type) }
+    func decode(_ type: Int.Type) throws -> Int { try scalar(type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try scalar(type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try scalar(type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try scalar(type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try scalar(type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try scalar(type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try scalar(type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try scalar(type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
+
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        if GraphQLJSON.isDecodedSpecially(type), case .json(let json) = value {
+            guard let decoded = json.specialValue(as: type) else {
+                throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
+            }
+            return decoded
+        }
+        return try T(from: self)
+    }
+}
+
+/// The coding key of a list element.
+struct IndexCodingKey: CodingKey {
+    let intValue: Int?
+    let stringValue: String
+
+    init(_ index: Int) {
+        intValue = index
+        stringValue = "Index \(index)"
+    }
+
+    init?(intValue: Int) {
+        self.init(intValue)
+    }
+
+    init?(stringValue: String) {
+        return nil
+    }
+}
+
+/// A coding key made from a string, for `superDecoder()`.
+struct NamedCodingKey: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) {
+        stringValue = name
+    }
+
+    init?(stringValue: String) {
+        self.stringValue = stringValue
+    }
+
+    init?(intValue: Int) {
+        return nil
+    }
+}

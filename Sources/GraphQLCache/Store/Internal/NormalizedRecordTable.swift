@@ -1,0 +1,105 @@
+import CacheCore
+import Synchronization
+
+/// The records of one scope behind a reader-writer lock, plus lock-free mirrors of its sizes and counters.
+///
+/// `ScopedPartitions` (CacheCore) maps scopes to tables and owns the generation rules; its stripe lock is held
+/// only to find a table, never while a table's lock is held, so the lock order is always stripe → table and a
+/// long read of one session never blocks another session's lookups.
+///
+/// `@unchecked Sendable` is safe because `state` is only accessed inside `lock.withReadLock` (reading) or
+/// `lock.withWriteLock` (reading and writing), and every other stored property is immutable or atomic.
+final class NormalizedRecordTable: @unchecked Sendable {
+    private let lock = ReadWriteLock()
+    private var state = NormalizedTableState()
+
+    /// Moves on every clear and on drop; a write proceeds only if the epoch it saw (with the scope's generation,
+    /// under the stripe lock) is unchanged once it holds the write lock. That closes the window between the
+    /// generation check and the merge, so nothing written before a clear lands after it.
+    let epoch = Atomic<UInt64>(0)
+    private let useCounter = Atomic<UInt64>(0)
+    private let hits = Atomic<Int>(0)
+    private let misses = Atomic<Int>(0)
+    private let inserts = Atomic<Int>(0)
+    private let evictions = Atomic<Int>(0)
+    private let recordCountMirror = Atomic<Int>(0)
+    private let byteCountMirror = Atomic<Int>(0)
+
+    init() {}
+
+    /// Runs `body` with the records, shared with other readers.
+    func read<Result, Failure: Error>(
+        _ body: (borrowing NormalizedTableState) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try lock.withReadLock { () throws(Failure) -> Result in
+            try body(state)
+        }
+    }
+
+    /// Runs `body` alone with the records; sizes are mirrored for statistics afterwards.
+    func write<Result>(_ body: (inout NormalizedTableState) -> Result) -> Result {
+        lock.withWriteLock {
+            let result = body(&state)
+            recordCountMirror.store(state.records.count, ordering: .relaxed)
+            byteCountMirror.store(state.byteCount, ordering: .relaxed)
+            return result
+        }
+    }
+
+    /// A new use tick, later than every tick handed out before: the LRU clock of this table.
+    func nextTick() -> UInt64 {
+        useCounter.add(1, ordering: .relaxed).newValue
+    }
+
+    /// Moves the epoch so that writes that checked the generation before now are refused.
+    func advanceEpoch() {
+        epoch.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    var recordCount: Int {
+        recordCountMirror.load(ordering: .relaxed)
+    }
+
+    var byteCount: Int {
+        byteCountMirror.load(ordering: .relaxed)
+    }
+
+    func countRead(hit: Bool) {
+        if hit {
+            hits.add(1, ordering: .relaxed)
+        } else {
+            misses.add(1, ordering: .relaxed)
+        }
+    }
+
+    func countInserts(_ count: Int) {
+        inserts.add(count, ordering: .relaxed)
+    }
+
+    func countEvictions(_ count: Int) {
+        evictions.add(count, ordering: .relaxed)
+    }
+
+    var statistics: CacheStatistics {
+        CacheStatistics(
+            hits: hits.load(ordering: .relaxed),
+            misses: misses.load(ordering: .relaxed),
+            evictions: evictions.load(ordering: .relaxed),
+            inserts: inserts.load(ordering: .relaxed),
+            entryCount: recordCount,
+            byteCount: byteCount
+        )
+    }
+}
+
+/// What `ScopedPartitions` keeps per scope: a reference to the scope's table, so the stripe lock is held only
+/// to find it.
+struct NormalizedPartition: ScopePartition {
+    let table = NormalizedRecordTable()
+
+    init() {}
+
+    var statistics: CacheStatistics {
+        table.statistics
+    }
+}

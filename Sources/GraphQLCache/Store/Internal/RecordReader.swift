@@ -1,0 +1,256 @@
+import CacheCore
+
+/// Walks an operation's selection over the records of one scope, under the scope's read lock: checks that
+/// every selected field is there (a read with any missing field is a miss), optionally building the data, and
+/// collects what a caller needs for freshness (touched records, oldest write times).
+///
+/// Marks every record it reaches as used (an atomic store), so reads keep records in the LRU order without the
+/// write lock.
+struct RecordReader {
+    let records: [String: NormalizedRecord]
+    let context: SelectionContext
+    let tick: UInt64
+    private(set) var touched = Set<String>()
+    private(set) var oldestWrite: CacheInstant?
+    private var oldestByTypenameSoFar: [String: CacheInstant] = [:]
+    /// The typename whose oldest write is being gathered, kept out of the dictionary while consecutive records
+    /// share it (a list of 2,000 transactions updates the dictionary once, not per field).
+    private var currentTypename: String?
+    private var currentOldest: CacheInstant?
+    private(set) var miss: (path: String, reason: GraphQLCacheMiss.Reason)?
+    private var path = ResponsePath()
+
+    init(records: [String: NormalizedRecord], context: SelectionContext, tick: UInt64) {
+        self.records = records
+        self.context = context
+        self.tick = tick
+    }
+
+    /// The root record, or an empty stand-in so that a scope never written misses at its first field.
+    func root(_ key: String, typename: String) -> NormalizedRecord {
+        records[key] ?? NormalizedRecord(key: key, typename: typename, fields: RecordFields(), byteCount: 0, lastUse: 0)
+    }
+
+    // MARK: - Checking
+
+    /// Whether the whole selection under `record` is cached; on `false`, `miss` says where and why.
+    mutating func check(_ record: NormalizedRecord, node: SelectionNode) throws(GraphQLCacheError) -> Bool {
+        guard let collected = try enter(record, node: node) else {
+            return false
+        }
+        for field in collected.fields {
+            if field.isTypename {
+                guard record.typename != nil else {
+                    recordMiss(at: field.responseKey, .missingField)
+                    return false
+                }
+                continue
+            }
+            guard let stored = lookUp(field, in: record) else {
+                return false
+            }
+            if let child = field.child {
+                path.push(.key(field.responseKey))
+                guard try check(stored.value, node: child) else {
+                    return false
+                }
+                path.pop()
+            } else if !stored.value.isLeafValue {
+                recordMiss(at: field.responseKey, .unexpectedValue)
+                return false
+            }
+        }
+        return true
+    }
+
+    private mutating func check(_ value: GraphQLRecordValue, node: SelectionNode) throws(GraphQLCacheError) -> Bool {
+        switch value {
+        case .scalar(.null):
+            return true
+        case .scalar:
+            recordMiss(.unexpectedValue)
+            return false
+        case .reference(let key):
+            guard let record = records[key] else {
+                recordMiss(.missingRecord(key))
+                return false
+            }
+            return try check(record, node: node)
+        case .list(let elements):
+            for (index, element) in elements.enumerated() {
+                path.push(.index(index))
+                guard try check(element, node: node) else {
+                    return false
+                }
+                path.pop()
+            }
+            return true
+        }
+    }
+
+    // MARK: - Building
+
+    /// The data under `record` in the operation's shape, or `nil` on a miss.
+    mutating func build(_ record: NormalizedRecord, node: SelectionNode) throws(GraphQLCacheError)
+        -> GraphQLJSONObject?
+    {
+        guard let collected = try enter(record, node: node) else {
+            return nil
+        }
+        var keys: [String] = []
+        var values: [GraphQLJSON] = []
+        keys.reserveCapacity(collected.fields.count)
+        values.reserveCapacity(collected.fields.count)
+        for field in collected.fields {
+            let value: GraphQLJSON
+            if field.isTypename {
+                guard let typename = record.typename else {
+                    recordMiss(at: field.responseKey, .missingField)
+                    return nil
+                }
+                value = .string(typename)
+            } else {
+                guard let stored = lookUp(field, in: record) else {
+                    return nil
+                }
+                if let child = field.child {
+                    path.push(.key(field.responseKey))
+                    guard let built = try build(stored.value, node: child) else {
+                        return nil
+                    }
+                    path.pop()
+                    value = built
+                } else if let leaf = stored.value.leafValue {
+                    value = leaf
+                } else {
+                    recordMiss(at: field.responseKey, .unexpectedValue)
+                    return nil
+                }
+            }
+            keys.append(field.responseKey)
+            values.append(value)
+        }
+        return GraphQLJSONObject(keys: keys, values: values)
+    }
+
+    private mutating func build(_ value: GraphQLRecordValue, node: SelectionNode) throws(GraphQLCacheError)
+        -> GraphQLJSON?
+    {
+        switch value {
+        case .scalar(.null):
+            return .null
+        case .scalar:
+            recordMiss(.unexpectedValue)
+            return nil
+        case .reference(let key):
+            guard let record = records[key] else {
+                recordMiss(.missingRecord(key))
+                return nil
+            }
+            return try build(record, node: node).map(GraphQLJSON.object)
+        case .list(let elements):
+            var built: [GraphQLJSON] = []
+            built.reserveCapacity(elements.count)
+            for (index, element) in elements.enumerated() {
+                path.push(.index(index))
+                guard let value = try build(element, node: node) else {
+                    return nil
+                }
+                path.pop()
+                built.append(value)
+            }
+            return .array(built)
+        }
+    }
+
+    // MARK: - Shared steps
+
+    /// Marks the record used and collects its fields; `nil` (a miss) when a type condition needs a typename the
+    /// record does not have.
+    private mutating func enter(_ record: NormalizedRecord, node: SelectionNode) throws(GraphQLCacheError)
+        -> CollectedFields?
+    {
+        record.lastUse.store(tick, ordering: .relaxed)
+        touched.insert(record.key)
+        do {
+            return try node.fields(for: record.typename, in: context)
+        } catch {
+            switch error {
+            case .needsTypename:
+                recordMiss(.missingTypename)
+                return nil
+            case .invalidVariables(let message):
+                throw GraphQLCacheError(code: .invalidVariables, message: message + ".")
+            }
+        }
+    }
+
+    /// The stored field for a collected field, noting its write time; `nil` (a miss) when absent.
+    private mutating func lookUp(_ field: CollectedField, in record: NormalizedRecord) -> GraphQLRecordField? {
+        guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
+            recordMiss(at: field.responseKey, .missingField)
+            return nil
+        }
+        note(stored.writtenAt, typename: record.typename ?? "")
+        return stored
+    }
+
+    private mutating func note(_ instant: CacheInstant, typename: String) {
+        if oldestWrite.map({ instant < $0 }) ?? true {
+            oldestWrite = instant
+        }
+        if typename != currentTypename {
+            flushTypename()
+            currentTypename = typename
+        }
+        if currentOldest.map({ instant < $0 }) ?? true {
+            currentOldest = instant
+        }
+    }
+
+    private mutating func flushTypename() {
+        if let currentTypename, let currentOldest,
+            oldestByTypenameSoFar[currentTypename].map({ currentOldest < $0 }) ?? true
+        {
+            oldestByTypenameSoFar[currentTypename] = currentOldest
+        }
+        currentOldest = nil
+    }
+
+    /// The oldest write time per typename among the fields read.
+    var oldestByTypename: [String: CacheInstant] {
+        var copy = self
+        copy.flushTypename()
+        return copy.oldestByTypenameSoFar
+    }
+
+    /// Records a miss at the member `responseKey` of the current path.
+    private mutating func recordMiss(at responseKey: String, _ reason: GraphQLCacheMiss.Reason) {
+        miss = (path.dotted(appending: responseKey), reason)
+    }
+
+    /// Records a miss at the current path.
+    private mutating func recordMiss(_ reason: GraphQLCacheMiss.Reason) {
+        miss = (path.dotted, reason)
+    }
+}
+
+extension GraphQLRecordValue {
+    /// Whether the value can answer a field selected without sub-selection: a scalar, or an empty list (which
+    /// a list of objects and a list of scalars share).
+    var isLeafValue: Bool {
+        leafValue != nil
+    }
+
+    /// The value as a leaf's JSON, when it is one (see `isLeafValue`).
+    var leafValue: GraphQLJSON? {
+        switch self {
+        case .scalar(let json):
+            json
+        case .list(let elements) where elements.isEmpty:
+            .array([])
+        case .list, .reference:
+            nil
+        }
+    }
+}
