@@ -62,7 +62,11 @@ let package = Package(
             exclude: ["ParserCorpus"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "UnifiedCacheTests", dependencies: ["UnifiedCache"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "UnifiedCacheTests",
+            dependencies: ["UnifiedCache", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -25,6 +25,9 @@ extension APIService {
         /// settings (per-domain never/always/custom timeouts) plug in here. Consulted on the store path only, never
         /// on a cache hit. Default: nil (store as asked).
         public var storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)?
+        /// Sees every successful (2xx) upstream answer with the request's path, before it is decoded: the facade
+        /// learns account id/token pairs here. Never called for cache hits. Default: nil.
+        public var responseInspector: (@Sendable (_ path: String, _ response: CurlHTTPClient.Response) -> Void)?
 
         public init(
             honorsHTTPCaching: Bool = true,
@@ -34,7 +37,8 @@ extension APIService {
             defaultHeaders: CurlHTTPClient.Headers = ["Accept": "application/json"],
             decoder: JSONDecoder = JSONDecoder(),
             encoder: JSONEncoder = JSONEncoder(),
-            storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)? = nil
+            storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)? = nil,
+            responseInspector: (@Sendable (_ path: String, _ response: CurlHTTPClient.Response) -> Void)? = nil
         ) {
             self.honorsHTTPCaching = honorsHTTPCaching
             self.cachingRules = cachingRules
@@ -44,6 +48,7 @@ extension APIService {
             self.decoder = decoder
             self.encoder = encoder
             self.storagePolicy = storagePolicy
+            self.responseInspector = responseInspector
         }
     }
 

@@ -206,6 +206,9 @@ public final class APIService: Sendable {
         let activityKey = placement?.key ?? "\(request.method) \(request.path)"
         do {
             let response = try await client.execute(plan.httpRequest)
+            if let inspector = configuration.responseInspector, (200..<300).contains(response.status) {
+                inspector(request.path, response)
+            }
             cache.record(
                 .networkFetch(key: activityKey, status: response.status, duration: response.timings.total), in: scope)
             return .success(response)

@@ -1,0 +1,47 @@
+import CacheCore
+import CurlHTTP
+import GraphQLCache
+import RESTCache
+
+extension CacheHub {
+    /// Where the upstreams are and how the hub talks to them. Defaults are documented per field.
+    public struct Configuration: Sendable {
+        /// The REST upstream's root, e.g. `https://api.example.com`.
+        public var restBaseURL: String
+        /// The GraphQL endpoint, e.g. `https://api.example.com/graphql`.
+        public var graphQLEndpoint: String
+        /// The HTTP client's settings (timeouts, limits, TLS). Default: ``CurlHTTPClient/Configuration``'s.
+        public var transport: CurlHTTPClient.Configuration
+        /// REST behaviour (HTTP caching semantics, caching and invalidation rules). The hub adds the settings'
+        /// storage policy and account learning to it. Default: RESTCache's defaults.
+        public var rest: APIService.Configuration
+        /// How GraphQL objects are keyed and how types relate. Default: `__typename:id` keys.
+        public var graphQLCache: GraphQLCacheConfiguration
+        /// How account ids and tokens are connected. Default: fields `id` and `accountToken`.
+        public var accounts: AccountResolver.Configuration
+        /// The GraphQL record key of an account id. Default: `Account:<id>`.
+        public var accountRecordKey: @Sendable (String) -> String
+        /// REST paths whose answers teach the session's account resolver id/token pairs. Default: `/api/accounts**`.
+        public var accountLearningPaths: [PathPattern]
+
+        public init(
+            restBaseURL: String,
+            graphQLEndpoint: String,
+            transport: CurlHTTPClient.Configuration = .init(),
+            rest: APIService.Configuration = .init(),
+            graphQLCache: GraphQLCacheConfiguration = .typenameAndID(),
+            accounts: AccountResolver.Configuration = .init(),
+            accountRecordKey: @escaping @Sendable (String) -> String = { "Account:\($0)" },
+            accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"]
+        ) {
+            self.restBaseURL = restBaseURL
+            self.graphQLEndpoint = graphQLEndpoint
+            self.transport = transport
+            self.rest = rest
+            self.graphQLCache = graphQLCache
+            self.accounts = accounts
+            self.accountRecordKey = accountRecordKey
+            self.accountLearningPaths = accountLearningPaths
+        }
+    }
+}

@@ -1,0 +1,193 @@
+import CacheCore
+import CurlHTTP
+import Foundation
+import GraphQLCache
+import RESTCache
+import Synchronization
+
+/// The process-wide part of the cache: one HTTP client, one memory budget, the settings, both stores (whose
+/// shared scope holds public data), and the live sessions.
+///
+/// A BFF makes one hub at start-up, asks it for a ``CacheSession`` per logged-in user on each request, and ends
+/// the session at logout or expiry. Nothing of one session is readable from another: values, statistics, exports
+/// and cookies are all per session.
+public final class CacheHub: Sendable {
+    public let configuration: Configuration
+    /// The one HTTP client, shared by every session (connections are pooled across sessions; cookies are not).
+    public let client: CurlHTTPClient
+    /// The settings in force; see ``reloadSettings(from:clearingAffectedDomains:)``.
+    public let settings: SettingsStore
+    /// The process-wide byte budget both stores count against.
+    public let budget: MemoryBudget
+    /// REST entries of every session and the shared scope.
+    public let restStore: CacheStore
+    /// GraphQL records of every session and the shared scope.
+    public let graphQLStore: GraphQLNormalizedStore
+    /// The clock of both stores.
+    public let clock: any CacheClock
+    private let sessions = Mutex<[String: CacheSession]>([:])
+
+    /// Creates the hub and its HTTP client.
+    ///
+    /// - Parameters:
+    ///   - settings: the settings store: `SettingsStore(environment: ProcessInfo.processInfo.environment)` loads
+    ///     `UCACHE_SETTINGS` and the environment overrides; `SettingsStore()` uses the defaults.
+    ///   - clock: the clock of both stores (a `ManualCacheClock` in tests).
+    ///   - observer: receives every cache event (hits, misses, clears, network calls); silent when nil.
+    public init(
+        configuration: Configuration,
+        settings: SettingsStore,
+        clock: any CacheClock = SystemCacheClock(),
+        observer: (any CacheEventObserver)? = nil
+    ) throws(UnifiedCacheError) {
+        let limits = settings.current.memory
+        do {
+            self.configuration = configuration
+            self.settings = settings
+            self.clock = clock
+            self.client = try CurlHTTPClient(configuration: configuration.transport)
+            self.budget = try MemoryBudget(limit: limits.processBudgetBytes)
+            self.restStore = try CacheStore(
+                configuration: .init(
+                    maxEntriesPerScope: limits.maxEntriesPerSession,
+                    maxBytesPerScope: limits.maxBytesPerSession,
+                    defaultTimeout: settings.current.defaultTimeout
+                ),
+                clock: clock,
+                budget: budget,
+                observer: observer
+            )
+            self.graphQLStore = try GraphQLNormalizedStore(
+                cacheConfiguration: configuration.graphQLCache,
+                configuration: .init(maxBytesPerScope: limits.maxBytesPerSession),
+                clock: clock,
+                budget: budget,
+                observer: observer
+            )
+        } catch let error as UnifiedCacheError {
+            throw error
+        } catch {
+            throw UnifiedCacheError(
+                code: .invalidSettings, message: "The cache hub could not be created.", underlying: error)
+        }
+    }
+
+    // MARK: Sessions
+
+    /// The session with this id, created on first use with these credentials.
+    ///
+    /// Credentials are fixed when the session is created; after a token refresh, end the session or create the
+    /// hub's session under the new credentials (the cached data lives in the scope, keyed by `id`, and stays).
+    public func session(id: String, credentials: APIService.Credentials) -> CacheSession {
+        if let existing = sessions.withLock({ $0[id] }) { return existing }
+        let created = makeSession(id: id, credentials: credentials)
+        return sessions.withLock { sessions in
+            if let raced = sessions[id] { return raced }
+            sessions[id] = created
+            return created
+        }
+    }
+
+    /// The live session with this id, if any.
+    public func existingSession(id: String) -> CacheSession? {
+        sessions.withLock { $0[id] }
+    }
+
+    /// How many sessions are live.
+    public var sessionCount: Int { sessions.withLock { $0.count } }
+
+    /// Ends a session at once: its REST entries, GraphQL records, query timestamps and cookies go, and answers
+    /// still in flight for it are not stored. Returns nil when no such session is live.
+    @discardableResult
+    public func endSession(id: String, reason: ClearReason = .logout) async -> UnifiedClearReport? {
+        guard let session = sessions.withLock({ $0.removeValue(forKey: id) }) else { return nil }
+        return await session.cacheManager.clearEverything(operation: "endSession(id:)", reason: reason)
+    }
+
+    private func makeSession(id: String, credentials: APIService.Credentials) -> CacheSession {
+        let scope = CacheScope.session(id)
+        let jar = credentials.cookieJar ?? CookieJar()
+        let accounts = AccountResolver(configuration: configuration.accounts)
+        var restConfiguration = configuration.rest
+        restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings)
+        let learningPaths = configuration.accountLearningPaths
+        restConfiguration.responseInspector = { path, response in
+            guard learningPaths.contains(where: { $0.matches(method: "GET", path: path) }) else { return }
+            accounts.learn(fromJSON: response.body)
+        }
+        let rest = APIService(
+            baseURL: configuration.restBaseURL,
+            client: client,
+            cache: CacheManager(store: restStore, scope: scope),
+            credentials: APIService.Credentials(headers: credentials.headers, cookieJar: jar),
+            configuration: restConfiguration,
+            clock: clock
+        )
+        let manager = DefaultUnifiedCacheManager(
+            scope: scope,
+            rest: CacheManager(store: restStore, scope: scope),
+            graphQLStore: graphQLStore,
+            graphQLQueries: nil,
+            cookieJar: jar,
+            settings: settings,
+            accounts: accounts,
+            accountRecordKey: configuration.accountRecordKey
+        )
+        return CacheSession(id: id, scope: scope, rest: rest, cookieJar: jar, cacheManager: manager, accounts: accounts)
+    }
+
+    // MARK: Settings
+
+    /// Applies new settings. With `clearingAffectedDomains` (default: the settings' own switch), the domains whose
+    /// policy or definition changed are cleared in every live session (the seeds' scenario 8). An invalid source
+    /// throws and the previous settings stay in force.
+    @discardableResult
+    public func reloadSettings(
+        from source: SettingsSource,
+        clearingAffectedDomains: Bool? = nil
+    ) async throws(UnifiedCacheError) -> SettingsChange {
+        let change = try settings.reload(from: source)
+        guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
+        let live = sessions.withLock { Array($0.values) }
+        for session in live {
+            for domain in change.domainsToClear {
+                await session.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+            }
+        }
+        return change
+    }
+
+    // MARK: Observability
+
+    /// Statistics of the whole process (every session and the shared scope, including ended sessions' counters).
+    public func statistics() -> UnifiedCacheStatistics {
+        UnifiedCacheStatistics(
+            rest: restStore.statistics(),
+            graphQL: graphQLStore.statistics(),
+            graphQLRecords: 0,
+            queryTimestamps: 0
+        )
+    }
+
+    /// The hub's metrics in Prometheus text exposition format (0.0.4): counters per part, no session ids.
+    public func metricsText() -> String {
+        let statistics = statistics()
+        let export = try? MetricsExport(
+            series: [
+                MetricsExport.Series(part: "rest", statistics: statistics.rest),
+                MetricsExport.Series(part: "graphql", statistics: statistics.graphQL),
+            ],
+            process: .init(
+                memoryBudgetBytes: budget.limit,
+                memoryUsedBytes: budget.usedBytes,
+                sessions: sessionCount
+            )
+        )
+        return export?.prometheusText() ?? ""
+    }
+
+    /// Stops the HTTP client; sessions can no longer reach the upstreams.
+    public func shutdown() async {
+        await client.shutdown()
+    }
+}

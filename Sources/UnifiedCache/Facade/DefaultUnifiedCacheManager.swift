@@ -1,0 +1,188 @@
+import CacheCore
+import CurlHTTP
+import GraphQLCache
+import RESTCache
+
+/// One session's caches behind one object: the seed's `UnifiedCacheManager` and the fifteen granular
+/// `CacheManaging` methods, each clearing REST and GraphQL data alike. Every method returns a report.
+///
+/// Bound to one session's scope: nothing it does reaches another session.
+public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManaging {
+    /// The session's scope in both stores.
+    public let scope: CacheScope
+    let rest: CacheManager
+    let graphQLStore: GraphQLNormalizedStore
+    let graphQLQueries: (any GraphQLQueryCache)?
+    let cookieJar: CookieJar?
+    let settings: SettingsStore
+    let accounts: AccountResolver
+    let accountRecordKey: @Sendable (String) -> String
+
+    init(
+        scope: CacheScope,
+        rest: CacheManager,
+        graphQLStore: GraphQLNormalizedStore,
+        graphQLQueries: (any GraphQLQueryCache)?,
+        cookieJar: CookieJar?,
+        settings: SettingsStore,
+        accounts: AccountResolver,
+        accountRecordKey: @escaping @Sendable (String) -> String
+    ) {
+        self.scope = scope
+        self.rest = rest
+        self.graphQLStore = graphQLStore
+        self.graphQLQueries = graphQLQueries
+        self.cookieJar = cookieJar
+        self.settings = settings
+        self.accounts = accounts
+        self.accountRecordKey = accountRecordKey
+    }
+
+    // MARK: Whole-session clears
+
+    @discardableResult
+    public func clearAllCaches() async -> UnifiedClearReport {
+        await clearEverything(operation: "clearAllCaches()", reason: .logout)
+    }
+
+    /// ``clearAllCaches()`` with the reason recorded in events and the report (logout, session expiry, …).
+    @discardableResult
+    public func clearEverything(operation: String = "clearAllCaches()", reason: ClearReason) async
+        -> UnifiedClearReport
+    {
+        var run = ClearRun(operation, reason: reason)
+        run.part("rest") { part in
+            let report = rest.store.clear(scope: scope, reason: reason)
+            part.entries = report.entries
+            part.bytes = report.bytes
+        }
+        run.part("graphql") { part in
+            let report = graphQLStore.clear(scope: scope, reason: reason)
+            part.records = report.records
+            part.bytes = report.bytes
+        }
+        await run.part("timestamps") { part in
+            if let queries = graphQLQueries { part.entries = try await queries.forgetTimestamps() }
+        }
+        run.part("cookies") { part in
+            guard let jar = cookieJar else { return }
+            part.cookies = jar.cookies().count
+            jar.clear()
+        }
+        return run.finished()
+    }
+
+    @discardableResult
+    public func clearRESTCache() async -> UnifiedClearReport {
+        var run = ClearRun("clearRESTCache()", reason: .manual)
+        run.part("rest") { part in
+            let report = rest.store.clear(scope: scope, reason: .manual)
+            part.entries = report.entries
+            part.bytes = report.bytes
+        }
+        return run.finished()
+    }
+
+    @discardableResult
+    public func clearGraphQLCache() async -> UnifiedClearReport {
+        var run = ClearRun("clearGraphQLCache()", reason: .manual)
+        run.part("graphql") { part in
+            let report = graphQLStore.clear(scope: scope, reason: .manual)
+            part.records = report.records
+            part.bytes = report.bytes
+        }
+        await run.part("timestamps") { part in
+            if let queries = graphQLQueries { part.entries = try await queries.forgetTimestamps() }
+        }
+        return run.finished()
+    }
+
+    @discardableResult
+    public func clearTimestamps() async -> UnifiedClearReport {
+        var run = ClearRun("clearTimestamps()", reason: .manual)
+        await run.part("timestamps") { part in
+            if let queries = graphQLQueries { part.entries = try await queries.forgetTimestamps() }
+        }
+        return run.finished()
+    }
+
+    @discardableResult
+    public func clearCache(forQuery query: String) async -> UnifiedClearReport {
+        var run = ClearRun("clearCache(forQuery:)", reason: .userRefresh)
+        await run.part("graphql") { part in
+            guard let queries = graphQLQueries else { return }
+            let removed = try await queries.clear(query: query)
+            part.records = removed.records
+            part.fields = removed.fields
+            part.bytes = removed.bytes
+        }
+        return run.finished()
+    }
+
+    // MARK: Accounts
+
+    @discardableResult
+    public func clearCache(forAccountId accountId: String) async -> UnifiedClearReport {
+        await clearAccount(accountId, operation: "clearCache(forAccountId:)")
+    }
+
+    @discardableResult
+    public func clearCache(forAccountToken accountToken: String) async -> UnifiedClearReport {
+        await clearAccount(accountToken, operation: "clearCache(forAccountToken:)")
+    }
+
+    private func clearAccount(_ identifier: String, operation: String) async -> UnifiedClearReport {
+        let identifiers = accounts.identifiers(of: identifier)
+        var run = ClearRun(operation, reason: .accountSwitch)
+        run.part("rest") { part in
+            for account in identifiers {
+                let report = rest.clearCache(account: account, reason: .accountSwitch)
+                part.entries += report.entries
+                part.bytes += report.bytes
+            }
+        }
+        await run.part("graphql") { part in
+            for account in identifiers {
+                let report = graphQLStore.removeRecord(accountRecordKey(account), removingReferences: true, in: scope)
+                part.records += report.records
+                part.fields += report.fields
+                part.bytes += report.bytes
+                if let queries = graphQLQueries {
+                    let removed = try await queries.clear(account: account)
+                    part.records += removed.records
+                    part.fields += removed.fields
+                    part.bytes += removed.bytes
+                }
+            }
+        }
+        return run.finished()
+    }
+
+    // MARK: Inspection
+
+    public func getCacheStatistics() -> UnifiedCacheStatistics {
+        UnifiedCacheStatistics(
+            rest: rest.statistics(),
+            graphQL: graphQLStore.statistics(for: scope),
+            graphQLRecords: graphQLStore.recordCount(in: scope),
+            queryTimestamps: graphQLQueries?.timestampCount ?? 0
+        )
+    }
+
+    public func exportCacheContents(redaction: ExportRedaction = ExportRedaction()) -> String {
+        CacheContentsExport(manager: self, redaction: redaction).jsonText()
+    }
+}
+
+/// What the facade needs of the GraphQL client's query bookkeeping (timestamps and query results), beyond the
+/// normalized store it clears directly.
+protocol GraphQLQueryCache: Sendable {
+    /// Forgets every query timestamp of the session; returns how many there were.
+    func forgetTimestamps() async throws -> Int
+    /// Removes one query's results (by query key or operation name).
+    func clear(query: String) async throws -> GraphQLEvictionReport
+    /// Removes the query results whose variables name the account.
+    func clear(account: String) async throws -> GraphQLEvictionReport
+    /// How many query timestamps the session holds.
+    var timestampCount: Int { get }
+}

@@ -1,0 +1,49 @@
+import FixtureSupport
+import Foundation
+import RESTCache
+import UnifiedCache
+
+/// A hub over a fixture tenant with a manual clock, and the two users most tests log in.
+struct FacadeHarness {
+    let tenant: FixtureTenant
+    let clock = ManualCacheClock()
+    let hub: CacheHub
+
+    init(_ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false) async throws {
+        tenant = try await FixtureServer.tenant(label)
+        hub = try CacheHub(
+            configuration: .init(
+                restBaseURL: tenant.baseURL,
+                graphQLEndpoint: tenant.graphqlURL,
+                rest: .init(honorsHTTPCaching: honorsHTTPCaching)
+            ),
+            settings: try settings ?? SettingsStore(),
+            clock: clock
+        )
+    }
+
+    func session(_ user: FixtureTenant.User) -> CacheSession {
+        hub.session(id: "session-\(user.rawValue)", credentials: .bearer(user.token))
+    }
+
+    func counters() async throws -> FixtureCounters { try await tenant.counters() }
+}
+
+/// Any route decoded as JSON we don't look into.
+struct AnyJSON: Decodable, Sendable {
+    init(from decoder: any Decoder) throws {}
+}
+
+/// A cached GET of a fixture route under a key of the caller's choosing.
+struct CachedGET: RequestType {
+    typealias Response = AnyJSON
+    var path: String
+    var key: String
+    var domains: Set<String> = []
+    var accounts: Set<String> = []
+    var isUplifted = false
+    var cache: RequestCache? {
+        RequestCache(
+            key: key, timeout: .seconds(600), isUpliftedCache: isUplifted, domains: domains, accountIds: accounts)
+    }
+}

@@ -1,0 +1,49 @@
+import FixtureSupport
+import Foundation
+import RESTCache
+import Testing
+import UnifiedCache
+
+@Suite("Statistics, metrics and exports never mix sessions or reveal values unasked")
+struct HubObservabilityTests {
+    @Test("session statistics are the session's own; hub metrics carry no session id")
+    func statisticsAndMetrics() async throws {
+        let harness = try await FacadeHarness("observability")
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
+        let request = CachedGET(path: "/api/accounts", key: "accountSummary.list")
+        _ = try await alice.rest.perform(with: request).get()
+        _ = try await alice.rest.perform(with: request).get()
+        _ = try await bob.rest.perform(with: request).get()
+        #expect(alice.cacheManager.getCacheStatistics().rest.hits == 1)
+        #expect(bob.cacheManager.getCacheStatistics().rest.hits == 0)
+
+        let metrics = harness.hub.metricsText()
+        #expect(metrics.contains("ucache_hits_total"))
+        #expect(!metrics.contains("session-alice"))
+        #expect(!metrics.contains("session-bob"))
+    }
+
+    @Test("an export shows keys and sizes but redacts values and identifiers unless asked")
+    func exportRedacts() async throws {
+        let harness = try await FacadeHarness("export")
+        let alice = harness.session(.alice)
+        struct Profile: Decodable, Sendable { var email: String }
+        struct ProfileRequest: RequestType {
+            typealias Response = Profile
+            var path: String { "/api/profile" }
+            var cache: RequestCache? = RequestCache(key: "userProfile.me", accountIds: ["101"])
+        }
+        _ = try await alice.rest.perform(with: ProfileRequest()).get()
+        let redacted = alice.cacheManager.exportCacheContents(redaction: ExportRedaction())
+        #expect(redacted.contains("userProfile.me"))
+        #expect(!redacted.contains("alice@example.com"))
+        #expect(!redacted.contains("session-alice"))
+        #expect(!redacted.contains("\"101\""))
+        let revealed = alice.cacheManager.exportCacheContents(redaction: .revealingEverything)
+        #expect(revealed.contains("alice@example.com"))
+        #expect(
+            !harness.session(.bob).cacheManager.exportCacheContents(redaction: .revealingEverything)
+                .contains("alice@example.com"))
+    }
+}
