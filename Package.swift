@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ucache-bench",
-            dependencies: ["CurlHTTP", "RESTCache", "GraphQLCache", "FixtureSupport"],
+            dependencies: ["CurlHTTP", "RESTCache", "GraphQLCache", "FixtureSupport", "UnifiedCache"],
             swiftSettings: strictSettings
         ),
         .testTarget(

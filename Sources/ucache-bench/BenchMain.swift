@@ -12,7 +12,7 @@ struct BenchMain {
         }
         let options = BenchOptions(arguments.dropFirst())
         let suites: [String: any BenchSuite] = [
-            "transport": TransportSuite(), "rest": RESTSuite(), "graphql": GraphQLSuite(),
+            "transport": TransportSuite(), "rest": RESTSuite(), "graphql": GraphQLSuite(), "unified": UnifiedSuite(),
         ]
         let selected = suiteName == "all" ? suites.keys.sorted() : [suiteName]
         var reports: [BenchReport] = []
@@ -42,7 +42,7 @@ struct BenchMain {
 
     static let usage = """
         usage: ucache-bench SUITE [--json] [--help] [suite options]
-        suites: transport, rest, graphql, all
+        suites: transport, rest, graphql, unified, all
         Run `ucache-bench SUITE --help` for a suite's method and options. Build with -c release.
         """
 }

@@ -103,11 +103,11 @@ struct GraphQLSuite: BenchSuite {
         )
     }
 
-    private static func makeStore() throws -> GraphQLNormalizedStore {
+    static func makeStore() throws -> GraphQLNormalizedStore {
         try GraphQLNormalizedStore(cacheConfiguration: .typenameAndID())
     }
 
-    private static func write(
+    static func write(
         _ bytes: Data,
         operation: GraphQLPreparedOperation,
         into store: GraphQLNormalizedStore,
@@ -164,7 +164,7 @@ struct GraphQLSuite: BenchSuite {
 }
 
 /// The bench query's response, as the caller's types.
-private struct BenchResponse: Decodable, Equatable {
+struct BenchResponse: Decodable, Equatable {
     var data: BenchData
 
     static let query = """
@@ -202,7 +202,7 @@ private struct BenchResponse: Decodable, Equatable {
     }
 }
 
-private struct BenchData: Decodable, Equatable {
+struct BenchData: Decodable, Equatable {
     var accounts: [Account]
 
     struct Account: Decodable, Equatable {
