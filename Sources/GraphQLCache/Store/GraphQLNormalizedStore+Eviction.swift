@@ -174,7 +174,7 @@ extension GraphQLNormalizedStore {
     // MARK: - Internals
 
     /// Runs a removal under the write lock of a scope that moves to a new generation first.
-    private func clearing(
+    func clearing(
         _ scope: CacheScope,
         reason: ClearReason,
         target: ClearTarget,
@@ -203,7 +203,7 @@ extension GraphQLNormalizedStore {
         return rest.isEmpty || rest.first == UInt8(ascii: "(")
     }
 
-    private func report(
+    func report(
         _ tally: RemovalTally,
         countingRecords: Bool = true,
         since start: ContinuousClock.Instant
@@ -217,7 +217,7 @@ extension GraphQLNormalizedStore {
         )
     }
 
-    private func emitRemovals(_ tally: RemovalTally, in scope: CacheScope) {
+    func emitRemovals(_ tally: RemovalTally, in scope: CacheScope) {
         guard let observer else {
             return
         }

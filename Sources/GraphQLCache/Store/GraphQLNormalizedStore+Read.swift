@@ -12,7 +12,18 @@ extension GraphQLNormalizedStore {
         variables: GraphQLJSONObject = GraphQLJSONObject(),
         in scope: CacheScope
     ) throws(GraphQLCacheError) -> GraphQLReadResult<GraphQLJSONObject> {
-        try withReader(operation, variables: variables, in: scope) { (reader, root, node) throws(GraphQLCacheError) in
+        try read(operation, variables: variables, in: scope, freshness: nil)
+    }
+
+    /// ``read(_:variables:in:)`` that asks `freshness` whether a hit is stale, to count and report it as such.
+    func read(
+        _ operation: GraphQLPreparedOperation,
+        variables: GraphQLJSONObject,
+        in scope: CacheScope,
+        freshness: ReadFreshness?
+    ) throws(GraphQLCacheError) -> GraphQLReadResult<GraphQLJSONObject> {
+        try withReader(operation, variables: variables, in: scope, freshness: freshness) {
+            (reader, root, node) throws(GraphQLCacheError) in
             try reader.build(root, node: node)
         }
     }
@@ -31,7 +42,21 @@ extension GraphQLNormalizedStore {
         in scope: CacheScope,
         userInfo: [CodingUserInfoKey: any Sendable] = [:]
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
-        try withReader(operation, variables: variables, in: scope) { (reader, root, node) throws(GraphQLCacheError) in
+        try read(type, operation: operation, variables: variables, in: scope, userInfo: userInfo, freshness: nil)
+    }
+
+    /// ``read(_:operation:variables:in:userInfo:)`` that asks `freshness` whether a hit is stale, to count and
+    /// report it as such.
+    func read<Value: Decodable>(
+        _ type: Value.Type,
+        operation: GraphQLPreparedOperation,
+        variables: GraphQLJSONObject,
+        in scope: CacheScope,
+        userInfo: [CodingUserInfoKey: any Sendable],
+        freshness: ReadFreshness?
+    ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
+        try withReader(operation, variables: variables, in: scope, freshness: freshness) {
+            (reader, root, node) throws(GraphQLCacheError) in
             guard try reader.check(root, node: node) else {
                 return nil
             }
@@ -50,11 +75,12 @@ extension GraphQLNormalizedStore {
     }
 
     /// Runs `body` with a reader over the scope's records under its read lock, then turns the outcome into a
-    /// hit or a miss and counts it.
+    /// hit or a miss and counts it (a hit `freshness` finds stale as a stale hit).
     private func withReader<Value>(
         _ operation: GraphQLPreparedOperation,
         variables: GraphQLJSONObject,
         in scope: CacheScope,
+        freshness: ReadFreshness?,
         _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Value?
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
         let definition = operation.operation
@@ -67,21 +93,39 @@ extension GraphQLNormalizedStore {
         let rootTypename = cacheConfiguration.rootTypename(of: definition.kind)
         let node = SelectionNode(selectionSets: [definition.selectionSet])
         let table = table(for: scope)
+        let separated = freshness?.separatedFields ?? [:]
         let result: GraphQLReadResult<Value>
         if let table {
             result = try table.read { (state) throws(GraphQLCacheError) in
-                var reader = RecordReader(records: state.records, context: context, tick: table.nextTick())
+                var reader = RecordReader(
+                    records: state.records,
+                    context: context,
+                    tick: table.nextTick(),
+                    separatedFields: separated
+                )
                 return try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
             }
         } else {
-            var reader = RecordReader(records: [:], context: context, tick: 0)
+            var reader = RecordReader(records: [:], context: context, tick: 0, separatedFields: separated)
             result = try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
         }
-        let isHit = if case .hit = result { true } else { false }
-        table?.countRead(hit: isHit)
+        let outcome: ReadOutcome
+        var staleness: Duration?
+        switch result {
+        case .hit(let hit):
+            staleness = freshness?.staleness(hit.oldestWrite, hit.oldestWriteByTypename, hit.oldestWriteByCoordinate)
+            outcome = staleness == nil ? .hit : .staleHit
+        case .miss:
+            outcome = .miss
+        }
+        table?.countRead(outcome)
         if let observer {
             let key = definition.name ?? "<anonymous>"
-            observer.cacheDidEmit(isHit ? .hit(scope: scope, key: key) : .miss(scope: scope, key: key))
+            switch outcome {
+            case .hit: observer.cacheDidEmit(.hit(scope: scope, key: key))
+            case .staleHit: observer.cacheDidEmit(.stale(scope: scope, key: key, staleness: staleness ?? .zero))
+            case .miss: observer.cacheDidEmit(.miss(scope: scope, key: key))
+            }
         }
         return result
     }
@@ -101,8 +145,31 @@ extension GraphQLNormalizedStore {
                 data: data,
                 touchedRecordKeys: reader.touched,
                 oldestWrite: reader.oldestWrite,
-                oldestWriteByTypename: reader.oldestByTypename
+                oldestWriteByTypename: reader.oldestByTypename,
+                oldestWriteByCoordinate: reader.oldestByCoordinate
             )
         )
     }
+}
+
+/// How a reader judges a hit's freshness: the store keeps write times, its caller knows the time-to-live rules.
+struct ReadFreshness {
+    /// Typename → field names whose write times are gathered per schema coordinate (fields with a TTL of their
+    /// own), so they do not count for their type's TTL.
+    var separatedFields: [String: Set<String>]
+    /// How long past its time-to-live a hit is, from its oldest write times (overall, per typename, per
+    /// coordinate); `nil` when it is fresh.
+    var staleness:
+        (
+            _ oldestWrite: CacheInstant?,
+            _ byTypename: [String: CacheInstant],
+            _ byCoordinate: [String: CacheInstant]
+        ) -> Duration?
+}
+
+/// How a read is counted.
+enum ReadOutcome {
+    case hit
+    case staleHit
+    case miss
 }

@@ -36,20 +36,27 @@ public struct GraphQLCacheHit<Value> {
     /// answer for a per-query time-to-live.
     public var oldestWrite: CacheInstant?
     /// The oldest write time among the fields read, per record typename (records without a typename under
-    /// `""`), for per-type time-to-live rules.
+    /// `""`), for per-type time-to-live rules. Fields gathered per coordinate (see
+    /// ``oldestWriteByCoordinate``) do not count here.
     public var oldestWriteByTypename: [String: CacheInstant]
+    /// The oldest write time per schema coordinate (`Account.balance`), only for the fields a reader asked to
+    /// keep apart from their type (the GraphQL client does so for fields with a time-to-live of their own);
+    /// empty otherwise.
+    public var oldestWriteByCoordinate: [String: CacheInstant]
 
     /// Creates a hit.
     public init(
         data: Value,
         touchedRecordKeys: Set<String>,
         oldestWrite: CacheInstant?,
-        oldestWriteByTypename: [String: CacheInstant]
+        oldestWriteByTypename: [String: CacheInstant],
+        oldestWriteByCoordinate: [String: CacheInstant] = [:]
     ) {
         self.data = data
         self.touchedRecordKeys = touchedRecordKeys
         self.oldestWrite = oldestWrite
         self.oldestWriteByTypename = oldestWriteByTypename
+        self.oldestWriteByCoordinate = oldestWriteByCoordinate
     }
 }
 

@@ -20,6 +20,9 @@ final class NormalizedRecordTable: @unchecked Sendable {
     private let useCounter = Atomic<UInt64>(0)
     private let hits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
+    private let staleHits = Atomic<Int>(0)
+    private let networkFetches = Atomic<Int>(0)
+    private let deduplicatedJoins = Atomic<Int>(0)
     private let inserts = Atomic<Int>(0)
     private let evictions = Atomic<Int>(0)
     private let recordCountMirror = Atomic<Int>(0)
@@ -64,12 +67,20 @@ final class NormalizedRecordTable: @unchecked Sendable {
         byteCountMirror.load(ordering: .relaxed)
     }
 
-    func countRead(hit: Bool) {
-        if hit {
-            hits.add(1, ordering: .relaxed)
-        } else {
-            misses.add(1, ordering: .relaxed)
+    func countRead(_ outcome: ReadOutcome) {
+        switch outcome {
+        case .hit: hits.add(1, ordering: .relaxed)
+        case .staleHit: staleHits.add(1, ordering: .relaxed)
+        case .miss: misses.add(1, ordering: .relaxed)
         }
+    }
+
+    func countNetworkFetch() {
+        networkFetches.add(1, ordering: .relaxed)
+    }
+
+    func countDeduplicatedJoin() {
+        deduplicatedJoins.add(1, ordering: .relaxed)
     }
 
     func countInserts(_ count: Int) {
@@ -84,8 +95,11 @@ final class NormalizedRecordTable: @unchecked Sendable {
         CacheStatistics(
             hits: hits.load(ordering: .relaxed),
             misses: misses.load(ordering: .relaxed),
+            staleHits: staleHits.load(ordering: .relaxed),
             evictions: evictions.load(ordering: .relaxed),
             inserts: inserts.load(ordering: .relaxed),
+            networkFetches: networkFetches.load(ordering: .relaxed),
+            deduplicatedJoins: deduplicatedJoins.load(ordering: .relaxed),
             entryCount: recordCount,
             byteCount: byteCount
         )

@@ -10,8 +10,12 @@ struct RecordReader {
     let records: [String: NormalizedRecord]
     let context: SelectionContext
     let tick: UInt64
+    /// Typename → field names whose write times are gathered per schema coordinate (`Account.balance`) instead
+    /// of with their type: fields with a time-to-live of their own. Empty for most reads.
+    let separatedFields: [String: Set<String>]
     private(set) var touched = Set<String>()
     private(set) var oldestWrite: CacheInstant?
+    private(set) var oldestByCoordinate: [String: CacheInstant] = [:]
     private var oldestByTypenameSoFar: [String: CacheInstant] = [:]
     /// The typename whose oldest write is being gathered, kept out of the dictionary while consecutive records
     /// share it (a list of 2,000 transactions updates the dictionary once, not per field).
@@ -20,10 +24,16 @@ struct RecordReader {
     private(set) var miss: (path: String, reason: GraphQLCacheMiss.Reason)?
     private var path = ResponsePath()
 
-    init(records: [String: NormalizedRecord], context: SelectionContext, tick: UInt64) {
+    init(
+        records: [String: NormalizedRecord],
+        context: SelectionContext,
+        tick: UInt64,
+        separatedFields: [String: Set<String>] = [:]
+    ) {
         self.records = records
         self.context = context
         self.tick = tick
+        self.separatedFields = separatedFields
     }
 
     /// The root record, or an empty stand-in so that a scope never written misses at its first field.
@@ -191,8 +201,23 @@ struct RecordReader {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }
-        note(stored.writtenAt, typename: record.typename ?? "")
+        let typename = record.typename ?? ""
+        if !separatedFields.isEmpty, separatedFields[typename]?.contains(field.name) == true {
+            noteSeparately(stored.writtenAt, coordinate: typename + "." + field.name)
+        } else {
+            note(stored.writtenAt, typename: typename)
+        }
         return stored
+    }
+
+    /// Notes the write time of a field gathered per coordinate: it counts for ``oldestWrite`` but not for its type.
+    private mutating func noteSeparately(_ instant: CacheInstant, coordinate: String) {
+        if oldestWrite.map({ instant < $0 }) ?? true {
+            oldestWrite = instant
+        }
+        if oldestByCoordinate[coordinate].map({ instant < $0 }) ?? true {
+            oldestByCoordinate[coordinate] = instant
+        }
     }
 
     private mutating func note(_ instant: CacheInstant, typename: String) {

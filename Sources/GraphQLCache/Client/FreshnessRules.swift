@@ -1,0 +1,113 @@
+import CacheCore
+
+/// A client's ``GraphQLCacheConfig`` with what every read needs precomputed.
+struct FreshnessRules: Sendable {
+    let config: GraphQLCacheConfig
+    /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``).
+    let separatedFields: [String: Set<String>]
+    /// Whether only the global default applies below the query level (no type or field rules).
+    let isUniform: Bool
+
+    init(_ config: GraphQLCacheConfig) {
+        self.config = config
+        var separated: [String: Set<String>] = [:]
+        for coordinate in config.fieldTimeouts.keys {
+            if let (typename, field) = GraphQLCacheConfig.split(coordinate) {
+                separated[typename, default: []].insert(field)
+            }
+        }
+        self.separatedFields = separated
+        self.isUniform = config.typeTimeouts.isEmpty && config.fieldTimeouts.isEmpty
+    }
+
+    /// How the store should judge one read: `nil` when nothing can make it stale.
+    func freshness(
+        queryTimeout: QueryCacheTimeout,
+        now: CacheInstant,
+        staleBefore: CacheInstant?
+    ) -> ReadFreshness? {
+        let judge = FreshnessJudge(rules: self, queryTimeout: queryTimeout, now: now, staleBefore: staleBefore)
+        guard judge.canBeStale else {
+            return nil
+        }
+        let perField = config.isTimeoutEnabled && queryTimeout == .useDefault && !isUniform
+        return ReadFreshness(separatedFields: perField ? separatedFields : [:]) { oldest, byTypename, byCoordinate in
+            judge.staleness(oldest: oldest, byTypename: byTypename, byCoordinate: byCoordinate)
+        }
+    }
+}
+
+/// Decides the staleness of one answer from the write times of the fields it read.
+struct FreshnessJudge {
+    let rules: FreshnessRules
+    let queryTimeout: QueryCacheTimeout
+    let now: CacheInstant
+    let staleBefore: CacheInstant?
+
+    /// Whether any rule could find an answer stale.
+    var canBeStale: Bool {
+        staleBefore != nil || (rules.config.isTimeoutEnabled && queryTimeout != .never)
+    }
+
+    /// How long past its time-to-live the answer is (the worst field), or `nil` when it is fresh.
+    func staleness(
+        oldest: CacheInstant?,
+        byTypename: [String: CacheInstant],
+        byCoordinate: [String: CacheInstant]
+    ) -> Duration? {
+        guard let oldest else {
+            return nil
+        }
+        var worst: Duration?
+        if let staleBefore, oldest <= staleBefore {
+            worst = now.duration(since: staleBefore)
+        }
+        let config = rules.config
+        guard config.isTimeoutEnabled else {
+            return worst
+        }
+        switch queryTimeout {
+        case .never:
+            return worst
+        case .seconds(let seconds):
+            return Self.worse(worst, excess(since: oldest, seconds: seconds))
+        case .useDefault:
+            if rules.isUniform {
+                return Self.worse(worst, excess(since: oldest, seconds: config.defaultTimeout))
+            }
+            for (typename, instant) in byTypename {
+                let timeout = config.typeTimeouts[typename] ?? .useDefault
+                if let seconds = timeout.timeInterval(default: config.defaultTimeout) {
+                    worst = Self.worse(worst, excess(since: instant, seconds: seconds))
+                }
+            }
+            for (coordinate, instant) in byCoordinate {
+                var timeout = config.fieldTimeouts[coordinate] ?? .useDefault
+                if timeout == .useDefault, let (typename, _) = GraphQLCacheConfig.split(coordinate) {
+                    timeout = config.typeTimeouts[typename] ?? .useDefault
+                }
+                if let seconds = timeout.timeInterval(default: config.defaultTimeout) {
+                    worst = Self.worse(worst, excess(since: instant, seconds: seconds))
+                }
+            }
+            return worst
+        }
+    }
+
+    /// How far past `seconds` the age of a write is, or `nil` within it (the seed: expired when age > timeout).
+    private func excess(since instant: CacheInstant, seconds: Double) -> Duration? {
+        let age = now.duration(since: instant)
+        let lifetime = Duration.nanoseconds(Int64(min(seconds * 1e9, 4.6e18).rounded()))
+        return age > lifetime ? age - lifetime : nil
+    }
+
+    private static func worse(_ lhs: Duration?, _ rhs: Duration?) -> Duration? {
+        guard let lhs else {
+            return rhs
+        }
+        guard let rhs else {
+            return lhs
+        }
+        return max(lhs, rhs)
+    }
+}

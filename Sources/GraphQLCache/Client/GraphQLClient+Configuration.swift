@@ -1,0 +1,96 @@
+import CurlHTTP
+
+extension GraphQLClient {
+    /// How a client talks to its upstream and what it does with imperfect answers. Every field has a
+    /// documented default.
+    public struct Configuration: Sendable {
+        /// What to do with an answer that carries both `data` and `errors`.
+        public enum PartialDataPolicy: Sendable, Hashable {
+            /// Fail with `graphQLErrors`; the partial data is on the error (``GraphQLCacheError/partialData``)
+            /// and nothing is stored. The default: a field that failed reads as `null`, which must not
+            /// overwrite a good cached value.
+            case fail
+            /// Deliver the data with the errors in ``GraphQLResult/errors``; store nothing.
+            case deliver
+            /// Deliver the data with the errors, and store it (the `null`s included).
+            case deliverAndCache
+        }
+
+        /// Send queries as `GET /graphql?query=…&operationName=…&variables=…` (mutations are always POSTed),
+        /// for upstreams behind an HTTP cache or with persisted-query style routing. Default: false (POST).
+        public var usesGETForQueries: Bool
+        /// Headers sent with every request, before the session's credentials. Default:
+        /// `Accept: application/json`.
+        public var headers: CurlHTTPClient.Headers
+        /// A total timeout per request; `nil` uses the transport's (30 s by default). Default: nil.
+        public var requestTimeout: Duration?
+        /// See ``PartialDataPolicy``. Default: `.fail`.
+        public var partialDataPolicy: PartialDataPolicy
+        /// Add `__typename` to every selection set below the root before sending, as Apollo does, so that key
+        /// providers and fragments on interfaces always find the type. Default: true (required once key
+        /// providers are registered; without it, an object lacking `__typename` fails the write).
+        public var addsTypenameToSelections: Bool
+        /// Decides per operation whether and how long answers are cached, on top of the query's own timeout:
+        /// it gets the operation name and the timeout the call asked for (explicit `cacheTimeout:`, else the
+        /// query type's, else `.useDefault`) and returns the timeout to apply, or `nil` to neither read nor
+        /// store (the facade's per-domain settings plug in here). Returning `.useDefault` keeps the per-type,
+        /// per-field and global rules. Consulted once per `fetch`. Default: nil (the call's timeout applies).
+        public var cachingPolicy:
+            (@Sendable (_ operationName: String, _ requested: QueryCacheTimeout) -> QueryCacheTimeout?)?
+        /// How many query timestamps the client keeps before forgetting the oldest. Default 10,000.
+        public var maximumTrackedQueries: Int
+        /// `userInfo` for the decoders of typed results. Default: empty.
+        public var decodingUserInfo: [CodingUserInfoKey: any Sendable]
+
+        /// Creates a configuration; each parameter defaults to the value documented on its property.
+        public init(
+            usesGETForQueries: Bool = false,
+            headers: CurlHTTPClient.Headers = ["Accept": "application/json"],
+            requestTimeout: Duration? = nil,
+            partialDataPolicy: PartialDataPolicy = .fail,
+            addsTypenameToSelections: Bool = true,
+            cachingPolicy: (@Sendable (String, QueryCacheTimeout) -> QueryCacheTimeout?)? = nil,
+            maximumTrackedQueries: Int = 10_000,
+            decodingUserInfo: [CodingUserInfoKey: any Sendable] = [:]
+        ) {
+            self.usesGETForQueries = usesGETForQueries
+            self.headers = headers
+            self.requestTimeout = requestTimeout
+            self.partialDataPolicy = partialDataPolicy
+            self.addsTypenameToSelections = addsTypenameToSelections
+            self.cachingPolicy = cachingPolicy
+            self.maximumTrackedQueries = maximumTrackedQueries
+            self.decodingUserInfo = decodingUserInfo
+        }
+    }
+
+    /// The session's credentials, sent with every request of the client.
+    public struct Credentials: Sendable {
+        /// Headers such as `Authorization: Bearer …`; they override configured headers of the same name.
+        public var headers: CurlHTTPClient.Headers
+        /// The session's upstream cookie jar (cleared on logout by the facade).
+        public var cookieJar: CookieJar?
+
+        /// Creates credentials.
+        public init(headers: CurlHTTPClient.Headers = [:], cookieJar: CookieJar? = nil) {
+            self.headers = headers
+            self.cookieJar = cookieJar
+        }
+
+        /// `Authorization: Bearer <token>`.
+        public static func bearer(_ token: String, cookieJar: CookieJar? = nil) -> Credentials {
+            Credentials(headers: ["Authorization": "Bearer \(token)"], cookieJar: cookieJar)
+        }
+
+        /// No credentials.
+        public static let none = Credentials()
+    }
+}
+
+extension GraphQLClient.Credentials: CustomStringConvertible {
+    /// Header names only: their values are secrets.
+    public var description: String {
+        let names = headers.map(\.name).joined(separator: ", ")
+        return "Credentials(headers: [\(names)], cookieJar: \(cookieJar == nil ? "none" : "set"))"
+    }
+}

@@ -1,0 +1,221 @@
+import CacheCore
+
+/// How one result type is read from the store and decoded from the network: typed operations decode into
+/// their `Data`, untyped ones stay JSON.
+struct ResultReader<Value: Sendable>: Sendable {
+    let cached:
+        @Sendable (GraphQLClient, PreparedRequest, ReadFreshness?) throws(GraphQLCacheError) -> GraphQLReadResult<
+            Value
+        >
+    let decode: @Sendable (GraphQLJSONObject, [CodingUserInfoKey: any Sendable]) throws(GraphQLCacheError) -> Value
+}
+
+/// What the caching policy hook decided for one call.
+struct CachePlan {
+    /// The query-level timeout: the call's, or what the hook replaced it with.
+    let timeout: QueryCacheTimeout
+    /// Whether the call may read and store at all.
+    let usesCache: Bool
+}
+
+extension GraphQLClient {
+    func typedReader<Value: Decodable & Sendable>(_ type: Value.Type) -> ResultReader<Value> {
+        ResultReader(
+            cached: { client, request, freshness throws(GraphQLCacheError) in
+                try client.store.read(
+                    Value.self,
+                    operation: request.document.operation,
+                    variables: request.variables,
+                    in: client.scope,
+                    userInfo: client.configuration.decodingUserInfo,
+                    freshness: freshness
+                )
+            },
+            decode: { data, userInfo throws(GraphQLCacheError) in
+                try GraphQLJSON.object(data).decode(Value.self, userInfo: userInfo)
+            }
+        )
+    }
+
+    var jsonReader: ResultReader<GraphQLJSONObject> {
+        ResultReader(
+            cached: { client, request, freshness throws(GraphQLCacheError) in
+                try client.store.read(
+                    request.document.operation,
+                    variables: request.variables,
+                    in: client.scope,
+                    freshness: freshness
+                )
+            },
+            decode: { data, _ in data }
+        )
+    }
+
+    // MARK: - Policies
+
+    /// Answers a query under a policy.
+    func execute<Value>(
+        _ request: PreparedRequest,
+        policy: GraphQLCachePolicy,
+        reader: ResultReader<Value>
+    ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        let plan = plan(for: request)
+        switch policy {
+        case .returnCacheDataElseFetch:
+            if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
+                switch cached {
+                case .success(let result) where !result.isStale:
+                    return cached
+                case .failure(let error) where error.code != .decodingFailed:
+                    return cached
+                default:
+                    break
+                }
+            }
+            return await fromNetwork(request, storing: plan.usesCache, reader: reader)
+        case .fetchIgnoringCacheData:
+            return await fromNetwork(request, storing: plan.usesCache, reader: reader)
+        case .returnCacheDataAndFetch:
+            if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
+                switch cached {
+                case .success:
+                    backgroundTasks.start { _ = await self.networkAnswer(request, storing: true) }
+                    return cached
+                case .failure(let error) where error.code != .decodingFailed:
+                    return cached
+                default:
+                    break
+                }
+            }
+            return await fromNetwork(request, storing: plan.usesCache, reader: reader)
+        case .returnCacheDataDontFetch:
+            guard plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) else {
+                return .failure(
+                    GraphQLCacheError(
+                        code: .cacheMiss,
+                        message: "\"\(request.document.keyName)\" is not cached and the policy does not fetch."
+                    )
+                )
+            }
+            return cached
+        case .fetchIgnoringCacheCompletely:
+            return await fromNetwork(request, storing: false, reader: reader)
+        }
+    }
+
+    /// The answers of a query as a sequence: the cached one first for `returnCacheDataAndFetch`.
+    func stream<Value>(
+        _ request: PreparedRequest,
+        policy: GraphQLCachePolicy,
+        reader: ResultReader<Value>
+    ) -> AsyncStream<Result<GraphQLResult<Value>, GraphQLCacheError>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Result<GraphQLResult<Value>, GraphQLCacheError>.self)
+        let task = Task {
+            defer { continuation.finish() }
+            guard policy == .returnCacheDataAndFetch else {
+                continuation.yield(await execute(request, policy: policy, reader: reader))
+                return
+            }
+            let plan = plan(for: request)
+            if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
+                if case .failure(let error) = cached, error.code != .decodingFailed {
+                    continuation.yield(cached)
+                    return
+                }
+                if case .success = cached {
+                    continuation.yield(cached)
+                }
+            }
+            continuation.yield(await fromNetwork(request, storing: plan.usesCache, reader: reader))
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Sends a mutation (never de-duplicated) and stores its result.
+    func performMutation<Value>(
+        _ request: PreparedRequest,
+        reader: ResultReader<Value>
+    ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        let outcome = await exchange(request, storing: true)
+        return outcome.flatMap { result(from: $0, request: request, reader: reader) }
+    }
+
+    // MARK: - Steps
+
+    /// The caching policy hook's say on this call.
+    private func plan(for request: PreparedRequest) -> CachePlan {
+        guard let hook = configuration.cachingPolicy else {
+            return CachePlan(timeout: request.requestedTimeout, usesCache: true)
+        }
+        guard let decided = hook(request.document.keyName, request.requestedTimeout) else {
+            return CachePlan(timeout: .useDefault, usesCache: false)
+        }
+        return CachePlan(timeout: decided, usesCache: true)
+    }
+
+    /// The cached answer, judged fresh or stale; `nil` on a miss.
+    private func readCache<Value>(
+        _ request: PreparedRequest,
+        plan: CachePlan,
+        reader: ResultReader<Value>
+    ) -> Result<GraphQLResult<Value>, GraphQLCacheError>? {
+        let now = store.clock.now()
+        let staleBefore = timestamps.staleBefore(for: request.queryKey)
+        let freshness = rules.withLock { rules in
+            rules.freshness(queryTimeout: plan.timeout, now: now, staleBefore: staleBefore)
+        }
+        do {
+            guard case .hit(let hit) = try reader.cached(self, request, freshness) else {
+                return nil
+            }
+            let staleness = freshness?.staleness(
+                hit.oldestWrite,
+                hit.oldestWriteByTypename,
+                hit.oldestWriteByCoordinate
+            )
+            return .success(
+                GraphQLResult(
+                    data: hit.data,
+                    source: .cache,
+                    isStale: staleness != nil,
+                    age: hit.oldestWrite.map { now.duration(since: $0) } ?? .zero,
+                    queryKey: request.queryKey
+                )
+            )
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func fromNetwork<Value>(
+        _ request: PreparedRequest,
+        storing: Bool,
+        reader: ResultReader<Value>
+    ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        let outcome = await networkAnswer(request, storing: storing)
+        return outcome.flatMap { result(from: $0, request: request, reader: reader) }
+    }
+
+    private func result<Value>(
+        from answer: NetworkAnswer,
+        request: PreparedRequest,
+        reader: ResultReader<Value>
+    ) -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        do {
+            let value = try reader.decode(answer.data, configuration.decodingUserInfo)
+            return .success(
+                GraphQLResult(
+                    data: value,
+                    source: .network,
+                    queryKey: request.queryKey,
+                    errors: answer.errors,
+                    extensions: answer.extensions,
+                    wasStored: answer.wasStored
+                )
+            )
+        } catch {
+            return .failure(error)
+        }
+    }
+}

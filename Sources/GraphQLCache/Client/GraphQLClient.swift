@@ -1,0 +1,233 @@
+import CacheCore
+import CurlHTTP
+import Synchronization
+
+/// One session's GraphQL access: the seeds' APICoreKit client, over CurlHTTP and the normalized store.
+///
+/// Bound to one scope and one set of credentials: a BFF makes one per logged-in session (the UnifiedCache
+/// facade does it for you), all sharing one `CurlHTTPClient` and one `GraphQLNormalizedStore`. Queries are
+/// answered under a ``GraphQLCachePolicy``; concurrent identical queries make one upstream call; answers with
+/// errors are not stored; a mutation's result is merged into the store, so every cached query reading the
+/// objects it returns sees the change.
+///
+/// ```swift
+/// let client = try GraphQLClient(
+///     url: "https://api.example.com/graphql", transport: http, store: store,
+///     scope: .session(sessionID), credentials: .bearer(token))
+/// let balance = await client.fetch(query: GetAccountBalanceQuery(accountId: "101"))
+/// let refreshed = await client.fetch(
+///     query: GetAccountBalanceQuery(accountId: "101"), cachePolicy: .fetchIgnoringCacheData)
+/// ```
+public final class GraphQLClient: Sendable {
+    /// The upstream's GraphQL endpoint.
+    public let url: String
+    /// The HTTP client, shared by every session.
+    public let transport: CurlHTTPClient
+    /// The normalized store, shared by every session (each reads and writes only its own scope).
+    public let store: GraphQLNormalizedStore
+    /// The session's scope: everything this client reads and writes lives there.
+    public let scope: CacheScope
+    /// The session's credentials.
+    public let credentials: Credentials
+    /// Transport and answer handling.
+    public let configuration: Configuration
+    /// Parsed documents, shareable between the clients of all sessions.
+    public let documents: GraphQLDocumentCache
+
+    let rules: Mutex<FreshnessRules>
+    let timestamps: QueryTimestamps
+    let flights = InFlightRequests<FlightKey, NetworkOutcome>()
+    let backgroundTasks = BackgroundTasks()
+
+    /// Creates a session's client.
+    ///
+    /// Time comes from the store's clock (fields are stamped with it when written), so a test moves the
+    /// store's `ManualCacheClock` to expire answers.
+    /// - Throws: `invalidConfiguration` when `cacheConfig` does not validate.
+    public init(
+        url: String,
+        transport: CurlHTTPClient,
+        store: GraphQLNormalizedStore,
+        scope: CacheScope,
+        credentials: Credentials = .none,
+        configuration: Configuration = Configuration(),
+        cacheConfig: GraphQLCacheConfig = GraphQLCacheConfig(),
+        documents: GraphQLDocumentCache = GraphQLDocumentCache()
+    ) throws(GraphQLCacheError) {
+        try cacheConfig.validate()
+        self.url = url
+        self.transport = transport
+        self.store = store
+        self.scope = scope
+        self.credentials = credentials
+        self.configuration = configuration
+        self.documents = documents
+        self.rules = Mutex(FreshnessRules(cacheConfig))
+        self.timestamps = QueryTimestamps(limit: configuration.maximumTrackedQueries)
+    }
+
+    // MARK: - Freshness rules
+
+    /// The freshness rules in force (the seed's `GraphQLCacheConfig`, for this client).
+    public var cacheConfig: GraphQLCacheConfig {
+        rules.withLock { $0.config }
+    }
+
+    /// Replaces the freshness rules (a settings reload); answers already cached are judged by the new rules
+    /// from the next read on.
+    /// - Throws: `invalidConfiguration`; the rules in force stay.
+    public func updateCacheConfig(_ config: GraphQLCacheConfig) throws(GraphQLCacheError) {
+        try config.validate()
+        rules.withLock { $0 = FreshnessRules(config) }
+    }
+
+    // MARK: - Typed operations
+
+    /// Answers a query under a cache policy (default `.returnCacheDataElseFetch`), with a freshness that
+    /// overrides the query type's when given (see ``GraphQLCacheConfig`` for the precedence).
+    ///
+    /// With `.returnCacheDataAndFetch` a cached answer is returned at once and the network's answer refreshes
+    /// the store in the background (``waitForBackgroundRefreshes()``);
+    /// ``fetchResults(query:cachePolicy:cacheTimeout:)`` delivers both answers instead.
+    public func fetch<Query: GraphQLQuery>(
+        query: Query,
+        cachePolicy: GraphQLCachePolicy? = nil,
+        cacheTimeout: QueryCacheTimeout? = nil
+    ) async -> Result<GraphQLResult<Query.Data>, GraphQLCacheError> {
+        let request: PreparedRequest
+        do {
+            request = try prepareQuery(query, explicitTimeout: cacheTimeout)
+        } catch {
+            return .failure(error)
+        }
+        return await execute(request, policy: cachePolicy ?? .default, reader: typedReader(Query.Data.self))
+    }
+
+    /// The answers of a query as they arrive: two for `.returnCacheDataAndFetch` when something is cached (the
+    /// cached one, then the network's), otherwise one. Cancelling the iteration cancels the work.
+    public func fetchResults<Query: GraphQLQuery>(
+        query: Query,
+        cachePolicy: GraphQLCachePolicy? = nil,
+        cacheTimeout: QueryCacheTimeout? = nil
+    ) -> AsyncStream<Result<GraphQLResult<Query.Data>, GraphQLCacheError>> {
+        let request: PreparedRequest
+        do {
+            request = try prepareQuery(query, explicitTimeout: cacheTimeout)
+        } catch {
+            return AsyncStream { continuation in
+                continuation.yield(.failure(error))
+                continuation.finish()
+            }
+        }
+        return stream(request, policy: cachePolicy ?? .default, reader: typedReader(Query.Data.self))
+    }
+
+    /// Sends a mutation and merges its result into the store under `MUTATION_ROOT`: objects with cache keys
+    /// update every query that reads them. Mutations are never answered from the cache nor de-duplicated.
+    public func perform<Mutation: GraphQLMutation>(
+        mutation: Mutation
+    ) async -> Result<GraphQLResult<Mutation.Data>, GraphQLCacheError> {
+        let request: PreparedRequest
+        do {
+            let document = try documents.prepared(
+                Mutation.self,
+                addingTypenames: configuration.addsTypenameToSelections
+            )
+            request = try PreparedRequest(document, variables: mutation.variables, kind: .mutation)
+        } catch {
+            return .failure(error)
+        }
+        return await performMutation(request, reader: typedReader(Mutation.Data.self))
+    }
+
+    // MARK: - Untyped operations
+
+    /// ``fetch(query:cachePolicy:cacheTimeout:)`` for an operation known only at run time; the answer is the
+    /// `data` object (with the `__typename`s the client added).
+    public func fetch(
+        operation: UntypedGraphQLOperation,
+        cachePolicy: GraphQLCachePolicy? = nil,
+        cacheTimeout: QueryCacheTimeout? = nil
+    ) async -> Result<GraphQLResult<GraphQLJSONObject>, GraphQLCacheError> {
+        let request: PreparedRequest
+        do {
+            request = try prepareUntyped(operation, kind: .query, explicitTimeout: cacheTimeout)
+        } catch {
+            return .failure(error)
+        }
+        return await execute(request, policy: cachePolicy ?? .default, reader: jsonReader)
+    }
+
+    /// ``fetchResults(query:cachePolicy:cacheTimeout:)`` for an operation known only at run time.
+    public func fetchResults(
+        operation: UntypedGraphQLOperation,
+        cachePolicy: GraphQLCachePolicy? = nil,
+        cacheTimeout: QueryCacheTimeout? = nil
+    ) -> AsyncStream<Result<GraphQLResult<GraphQLJSONObject>, GraphQLCacheError>> {
+        let request: PreparedRequest
+        do {
+            request = try prepareUntyped(operation, kind: .query, explicitTimeout: cacheTimeout)
+        } catch {
+            return AsyncStream { continuation in
+                continuation.yield(.failure(error))
+                continuation.finish()
+            }
+        }
+        return stream(request, policy: cachePolicy ?? .default, reader: jsonReader)
+    }
+
+    /// ``perform(mutation:)`` for a mutation known only at run time.
+    public func perform(
+        operation: UntypedGraphQLOperation
+    ) async -> Result<GraphQLResult<GraphQLJSONObject>, GraphQLCacheError> {
+        let request: PreparedRequest
+        do {
+            request = try prepareUntyped(operation, kind: .mutation, explicitTimeout: nil)
+        } catch {
+            return .failure(error)
+        }
+        return await performMutation(request, reader: jsonReader)
+    }
+
+    // MARK: - Keys, timestamps, background work, statistics
+
+    /// The key a query's answer is tracked under (operation name and canonical variables).
+    public func queryKey<Query: GraphQLQuery>(for query: Query) -> GraphQLQueryKey {
+        GraphQLQueryKey(operationName: Query.operationName, variables: query.variables)
+    }
+
+    /// When each query was last fetched from the network and stored, oldest first.
+    public var queryTimestamps: [GraphQLQueryTimestamp] {
+        timestamps.snapshot()
+    }
+
+    /// Forgets every query timestamp and makes every answer cached so far stale: the next cache-first read of
+    /// each query goes to the network (cache-only reads still answer, marked stale). Returns how many
+    /// timestamps were forgotten.
+    @discardableResult
+    public func clearTimestamps() -> Int {
+        timestamps.removeAll(staleBefore: store.clock.now())
+    }
+
+    /// Waits until the background refreshes started by `.returnCacheDataAndFetch` have finished.
+    public func waitForBackgroundRefreshes() async {
+        await backgroundTasks.drain()
+    }
+
+    /// Upstream calls in flight now (each possibly shared by several callers).
+    public var inFlightRequestCount: Int {
+        flights.count
+    }
+
+    /// The session's counters: reads (hits, stale hits, misses), stores, upstream calls and joins.
+    public func statistics() -> CacheStatistics {
+        store.statistics(for: scope)
+    }
+
+    /// A manager for this session's GraphQL cache (the seeds' `GraphQLCacheManaging`).
+    public func cacheManager(
+        configuration: GraphQLCacheManager.Configuration = GraphQLCacheManager.Configuration()
+    ) -> GraphQLCacheManager {
+        GraphQLCacheManager(client: self, configuration: configuration)
+    }
+}

@@ -1,0 +1,24 @@
+import CacheCore
+
+extension GraphQLNormalizedStore {
+    /// Counts what the GraphQL client sees but the store does not (upstream calls, de-duplicated joins), so the
+    /// scope's statistics and events cover the whole request path, as `CacheStore.record(_:in:)` does for REST.
+    public func record(_ activity: CacheActivity, in scope: CacheScope) {
+        let table = partitions.withPartition(scope) { $0.table }
+        switch activity {
+        case .networkFetch:
+            table.countNetworkFetch()
+        case .deduplicatedJoin:
+            table.countDeduplicatedJoin()
+        }
+        guard let observer else {
+            return
+        }
+        switch activity {
+        case .networkFetch(let key, let status, let duration):
+            observer.cacheDidEmit(.networkCall(scope: scope, key: key, status: status, duration: duration))
+        case .deduplicatedJoin(let key):
+            observer.cacheDidEmit(.deduplicatedJoin(scope: scope, key: key))
+        }
+    }
+}
