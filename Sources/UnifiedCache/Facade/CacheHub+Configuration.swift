@@ -17,10 +17,16 @@ extension CacheHub {
         public var rest: APIService.Configuration
         /// How GraphQL objects are keyed and how types relate. Default: `__typename:id` keys.
         public var graphQLCache: GraphQLCacheConfiguration
+        /// The GraphQL client's behaviour (GET for queries, headers, partial data). The hub adds the settings'
+        /// per-operation policy to it. Default: GraphQLCache's defaults.
+        public var graphQL: GraphQLClient.Configuration
+        /// Per-type and per-field GraphQL freshness (`Account`: 30 s, `Account.balance`: 10 s). The global default
+        /// and the timeout switch come from the settings. Default: none.
+        public var graphQLFreshness: GraphQLCacheConfig
+        /// How GraphQL account clears find an account's records. Default: `Account:{id}`.
+        public var graphQLCacheManager: GraphQLCacheManager.Configuration
         /// How account ids and tokens are connected. Default: fields `id` and `accountToken`.
         public var accounts: AccountResolver.Configuration
-        /// The GraphQL record key of an account id. Default: `Account:<id>`.
-        public var accountRecordKey: @Sendable (String) -> String
         /// REST paths whose answers teach the session's account resolver id/token pairs. Default: `/api/accounts**`.
         public var accountLearningPaths: [PathPattern]
 
@@ -30,8 +36,10 @@ extension CacheHub {
             transport: CurlHTTPClient.Configuration = .init(),
             rest: APIService.Configuration = .init(),
             graphQLCache: GraphQLCacheConfiguration = .typenameAndID(),
+            graphQL: GraphQLClient.Configuration = .init(),
+            graphQLFreshness: GraphQLCacheConfig = .init(),
+            graphQLCacheManager: GraphQLCacheManager.Configuration = .init(),
             accounts: AccountResolver.Configuration = .init(),
-            accountRecordKey: @escaping @Sendable (String) -> String = { "Account:\($0)" },
             accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"]
         ) {
             self.restBaseURL = restBaseURL
@@ -39,8 +47,10 @@ extension CacheHub {
             self.transport = transport
             self.rest = rest
             self.graphQLCache = graphQLCache
+            self.graphQL = graphQL
+            self.graphQLFreshness = graphQLFreshness
+            self.graphQLCacheManager = graphQLCacheManager
             self.accounts = accounts
-            self.accountRecordKey = accountRecordKey
             self.accountLearningPaths = accountLearningPaths
         }
     }

@@ -25,6 +25,8 @@ public final class CacheHub: Sendable {
     public let graphQLStore: GraphQLNormalizedStore
     /// The clock of both stores.
     public let clock: any CacheClock
+    /// Parsed GraphQL documents, shared by every session's client (a document is parsed once per process).
+    public let documents = GraphQLDocumentCache()
     private let sessions = Mutex<[String: CacheSession]>([:])
 
     /// Creates the hub and its HTTP client.
@@ -78,9 +80,9 @@ public final class CacheHub: Sendable {
     ///
     /// Credentials are fixed when the session is created; after a token refresh, end the session or create the
     /// hub's session under the new credentials (the cached data lives in the scope, keyed by `id`, and stays).
-    public func session(id: String, credentials: APIService.Credentials) -> CacheSession {
+    public func session(id: String, credentials: APIService.Credentials) throws(UnifiedCacheError) -> CacheSession {
         if let existing = sessions.withLock({ $0[id] }) { return existing }
-        let created = makeSession(id: id, credentials: credentials)
+        let created = try makeSession(id: id, credentials: credentials)
         return sessions.withLock { sessions in
             if let raced = sessions[id] { return raced }
             sessions[id] = created
@@ -104,7 +106,9 @@ public final class CacheHub: Sendable {
         return await session.cacheManager.clearEverything(operation: "endSession(id:)", reason: reason)
     }
 
-    private func makeSession(id: String, credentials: APIService.Credentials) -> CacheSession {
+    private func makeSession(id: String, credentials: APIService.Credentials) throws(UnifiedCacheError)
+        -> CacheSession
+    {
         let scope = CacheScope.session(id)
         let jar = credentials.cookieJar ?? CookieJar()
         let accounts = AccountResolver(configuration: configuration.accounts)
@@ -123,17 +127,37 @@ public final class CacheHub: Sendable {
             configuration: restConfiguration,
             clock: clock
         )
+        var graphQLConfiguration = configuration.graphQL
+        graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
+        let graphQL: GraphQLClient
+        do {
+            graphQL = try GraphQLClient(
+                url: configuration.graphQLEndpoint,
+                transport: client,
+                store: graphQLStore,
+                scope: scope,
+                credentials: GraphQLClient.Credentials(headers: credentials.headers, cookieJar: jar),
+                configuration: graphQLConfiguration,
+                cacheConfig: GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness),
+                documents: documents
+            )
+        } catch {
+            throw UnifiedCacheError(
+                code: .invalidSettings, message: "The GraphQL freshness rules are invalid.",
+                underlying: error)
+        }
         let manager = DefaultUnifiedCacheManager(
             scope: scope,
             rest: CacheManager(store: restStore, scope: scope),
-            graphQLStore: graphQLStore,
-            graphQLQueries: nil,
+            graphQLClient: graphQL,
+            graphQL: graphQL.cacheManager(configuration: configuration.graphQLCacheManager),
             cookieJar: jar,
             settings: settings,
-            accounts: accounts,
-            accountRecordKey: configuration.accountRecordKey
+            accounts: accounts
         )
-        return CacheSession(id: id, scope: scope, rest: rest, cookieJar: jar, cacheManager: manager, accounts: accounts)
+        return CacheSession(
+            id: id, scope: scope, rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager,
+            accounts: accounts)
     }
 
     // MARK: Settings
@@ -147,8 +171,13 @@ public final class CacheHub: Sendable {
         clearingAffectedDomains: Bool? = nil
     ) async throws(UnifiedCacheError) -> SettingsChange {
         let change = try settings.reload(from: source)
-        guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
         let live = sessions.withLock { Array($0.values) }
+        let freshness = GraphQLSettingsBridge.cacheConfig(change.current, base: configuration.graphQLFreshness)
+        for session in live {
+            // Validated when the sessions were created; only the settings' global part changes here.
+            try? session.graphQL.updateCacheConfig(freshness)
+        }
+        guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
         for session in live {
             for domain in change.domainsToClear {
                 await session.cacheManager.clear(domain: domain.name, reason: .settingsChanged)

@@ -1,9 +1,10 @@
 import CacheCore
 import CurlHTTP
+import GraphQLCache
 import RESTCache
 
-/// Everything a BFF needs for one logged-in user, all bound to that user's scope: the REST service, the upstream
-/// cookie jar and the cache manager.
+/// Everything a BFF needs for one logged-in user, all bound to that user's scope: the REST service, the GraphQL
+/// client, the upstream cookie jar and the cache manager.
 ///
 /// Obtained from ``CacheHub/session(id:credentials:)``; ended by ``CacheHub/endSession(id:reason:)``.
 public final class CacheSession: Sendable {
@@ -13,6 +14,8 @@ public final class CacheSession: Sendable {
     public let scope: CacheScope
     /// REST through the cache (`perform(with:)`), with the session's credentials.
     public let rest: APIService
+    /// GraphQL through the normalized cache (`fetch(query:)`, `perform(mutation:)`), with the session's credentials.
+    public let graphQL: GraphQLClient
     /// The session's upstream cookies; cleared by ``DefaultUnifiedCacheManager/clearAllCaches()``.
     public let cookieJar: CookieJar
     /// The clearing methods (the seed's `UnifiedCacheManager` and `CacheManaging`).
@@ -24,6 +27,7 @@ public final class CacheSession: Sendable {
         id: String,
         scope: CacheScope,
         rest: APIService,
+        graphQL: GraphQLClient,
         cookieJar: CookieJar,
         cacheManager: DefaultUnifiedCacheManager,
         accounts: AccountResolver
@@ -31,6 +35,7 @@ public final class CacheSession: Sendable {
         self.id = id
         self.scope = scope
         self.rest = rest
+        self.graphQL = graphQL
         self.cookieJar = cookieJar
         self.cacheManager = cacheManager
         self.accounts = accounts

@@ -38,10 +38,11 @@ extension DefaultUnifiedCacheManager {
                     reason: reason)
                 add(report, to: &part)
             }
-            if let queries = graphQLQueries {
-                for operationName in domain.graphQLOperations.sorted() {
-                    add(try await queries.clear(query: operationName), to: &part)
-                }
+            for operationName in domain.graphQLOperations.sorted() {
+                let removed = await graphQL.clearCache(forQuery: operationName, reason: reason)
+                part.records += removed.records
+                part.fields += removed.fields
+                part.bytes += removed.bytes
             }
         }
         return run.finished()

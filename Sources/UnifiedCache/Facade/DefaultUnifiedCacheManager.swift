@@ -12,30 +12,29 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     public let scope: CacheScope
     let rest: CacheManager
     let graphQLStore: GraphQLNormalizedStore
-    let graphQLQueries: (any GraphQLQueryCache)?
+    let graphQLClient: GraphQLClient
+    let graphQL: GraphQLCacheManager
     let cookieJar: CookieJar?
     let settings: SettingsStore
     let accounts: AccountResolver
-    let accountRecordKey: @Sendable (String) -> String
 
     init(
         scope: CacheScope,
         rest: CacheManager,
-        graphQLStore: GraphQLNormalizedStore,
-        graphQLQueries: (any GraphQLQueryCache)?,
+        graphQLClient: GraphQLClient,
+        graphQL: GraphQLCacheManager,
         cookieJar: CookieJar?,
         settings: SettingsStore,
-        accounts: AccountResolver,
-        accountRecordKey: @escaping @Sendable (String) -> String
+        accounts: AccountResolver
     ) {
         self.scope = scope
         self.rest = rest
-        self.graphQLStore = graphQLStore
-        self.graphQLQueries = graphQLQueries
+        self.graphQLStore = graphQLClient.store
+        self.graphQLClient = graphQLClient
+        self.graphQL = graphQL
         self.cookieJar = cookieJar
         self.settings = settings
         self.accounts = accounts
-        self.accountRecordKey = accountRecordKey
     }
 
     // MARK: Whole-session clears
@@ -61,8 +60,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.records = report.records
             part.bytes = report.bytes
         }
-        await run.part("timestamps") { part in
-            if let queries = graphQLQueries { part.entries = try await queries.forgetTimestamps() }
+        run.part("timestamps") { part in
+            part.entries = graphQLClient.clearTimestamps()
         }
         run.part("cookies") { part in
             guard let jar = cookieJar else { return }
@@ -91,8 +90,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.records = report.records
             part.bytes = report.bytes
         }
-        await run.part("timestamps") { part in
-            if let queries = graphQLQueries { part.entries = try await queries.forgetTimestamps() }
+        run.part("timestamps") { part in
+            part.entries = graphQLClient.clearTimestamps()
         }
         return run.finished()
     }
@@ -100,8 +99,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     @discardableResult
     public func clearTimestamps() async -> UnifiedClearReport {
         var run = ClearRun("clearTimestamps()", reason: .manual)
-        await run.part("timestamps") { part in
-            if let queries = graphQLQueries { part.entries = try await queries.forgetTimestamps() }
+        run.part("timestamps") { part in
+            part.entries = graphQLClient.clearTimestamps()
         }
         return run.finished()
     }
@@ -110,8 +109,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     public func clearCache(forQuery query: String) async -> UnifiedClearReport {
         var run = ClearRun("clearCache(forQuery:)", reason: .userRefresh)
         await run.part("graphql") { part in
-            guard let queries = graphQLQueries else { return }
-            let removed = try await queries.clear(query: query)
+            let removed = await graphQL.clearCache(forQuery: query, reason: .userRefresh)
             part.records = removed.records
             part.fields = removed.fields
             part.bytes = removed.bytes
@@ -142,17 +140,11 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             }
         }
         await run.part("graphql") { part in
-            for account in identifiers {
-                let report = graphQLStore.removeRecord(accountRecordKey(account), removingReferences: true, in: scope)
-                part.records += report.records
-                part.fields += report.fields
-                part.bytes += report.bytes
-                if let queries = graphQLQueries {
-                    let removed = try await queries.clear(account: account)
-                    part.records += removed.records
-                    part.fields += removed.fields
-                    part.bytes += removed.bytes
-                }
+            for account in identifiers.sorted() {
+                let removed = await graphQL.clearCache(forAccountId: account, reason: .accountSwitch)
+                part.records += removed.records
+                part.fields += removed.fields
+                part.bytes += removed.bytes
             }
         }
         return run.finished()
@@ -165,24 +157,11 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             rest: rest.statistics(),
             graphQL: graphQLStore.statistics(for: scope),
             graphQLRecords: graphQLStore.recordCount(in: scope),
-            queryTimestamps: graphQLQueries?.timestampCount ?? 0
+            queryTimestamps: graphQLClient.queryTimestamps.count
         )
     }
 
     public func exportCacheContents(redaction: ExportRedaction = ExportRedaction()) -> String {
         CacheContentsExport(manager: self, redaction: redaction).jsonText()
     }
-}
-
-/// What the facade needs of the GraphQL client's query bookkeeping (timestamps and query results), beyond the
-/// normalized store it clears directly.
-protocol GraphQLQueryCache: Sendable {
-    /// Forgets every query timestamp of the session; returns how many there were.
-    func forgetTimestamps() async throws -> Int
-    /// Removes one query's results (by query key or operation name).
-    func clear(query: String) async throws -> GraphQLEvictionReport
-    /// Removes the query results whose variables name the account.
-    func clear(account: String) async throws -> GraphQLEvictionReport
-    /// How many query timestamps the session holds.
-    var timestampCount: Int { get }
 }

@@ -1,0 +1,51 @@
+import CacheCore
+import GraphQLCache
+
+/// Applies the settings to GraphQL: the global default timeout and switch become the client's
+/// `GraphQLCacheConfig`, and per-domain policies decide, per operation, whether and how long answers are cached.
+enum GraphQLSettingsBridge {
+    /// The client's freshness rules from the settings (global default and switch; per-type and per-field TTLs
+    /// come from the hub's configuration).
+    static func cacheConfig(_ settings: CacheSettings, base: GraphQLCacheConfig) -> GraphQLCacheConfig {
+        var config = base
+        config.isTimeoutEnabled = settings.isTimeoutEnabled
+        switch settings.defaultTimeout {
+        case .seconds(let seconds): config.defaultTimeout = seconds
+        case .never, .useDefault: break
+        }
+        return config
+    }
+
+    /// The client's per-operation policy: operations of a domain set to `never` are neither read nor stored;
+    /// `always` and `custom(n)` set the timeout; `default` leaves the client's own precedence in charge.
+    static func cachingPolicy(
+        _ settings: SettingsStore
+    ) -> @Sendable (_ operationName: String, _ requested: QueryCacheTimeout) -> QueryCacheTimeout? {
+        { operationName, requested in
+            let current = settings.current
+            let names = current.domainMap.domainNames(forOperation: operationName)
+            let allDefault = names.allSatisfy { current.policy(for: $0) == .default }
+            if allDefault && current.isTimeoutEnabled { return requested }
+            switch current.cachingDecision(forDomains: names, requestTimeout: timeout(requested)) {
+            case .doNotCache: return nil
+            case .cache(let decided): return queryTimeout(decided)
+            }
+        }
+    }
+
+    private static func timeout(_ timeout: QueryCacheTimeout) -> Timeout {
+        switch timeout {
+        case .never: .never
+        case .seconds(let seconds): .seconds(seconds)
+        case .useDefault: .useDefault
+        }
+    }
+
+    private static func queryTimeout(_ timeout: Timeout) -> QueryCacheTimeout {
+        switch timeout {
+        case .never: .never
+        case .seconds(let seconds): .seconds(seconds)
+        case .useDefault: .useDefault
+        }
+    }
+}
