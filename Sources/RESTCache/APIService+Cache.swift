@@ -87,7 +87,7 @@ extension APIService {
     ) {
         var metadata = RequestPlan.metadata(for: request, placement: placement)
         if let policy = configuration.storagePolicy {
-            guard let decided = policy(placement.key, metadata) else { return }
+            guard let decided = policy(placement.key, metadata, response) else { return }
             metadata = decided
         }
         if configuration.honorsHTTPCaching {

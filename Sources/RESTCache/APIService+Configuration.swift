@@ -20,14 +20,16 @@ extension APIService {
         public var decoder: JSONDecoder
         /// Encodes request bodies. Default: a plain `JSONEncoder`.
         public var encoder: JSONEncoder
-        /// Decides, when an answer is about to be stored, whether and for how long: it receives the key and the
-        /// metadata the request asked for and returns the metadata to store, or nil to store nothing. The facade's
+        /// Decides, when an answer is about to be stored, whether and for how long: it receives the key, the
+        /// metadata the request asked for and the upstream's response (to extract entity keys from, say) and
+        /// returns the metadata to store, or nil to store nothing. The facade's
         /// settings (per-domain never/always/custom timeouts) plug in here. Consulted on the store path only, never
         /// on a cache hit. Default: nil (store as asked).
-        public var storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)?
-        /// Sees every successful (2xx) upstream answer with the request's path, before it is decoded: the facade
-        /// learns account id/token pairs here. Never called for cache hits. Default: nil.
-        public var responseInspector: (@Sendable (_ path: String, _ response: CurlHTTPClient.Response) -> Void)?
+        public var storagePolicy: StoragePolicy?
+        /// Sees every successful (2xx) upstream answer with the request's method and path, before it is decoded:
+        /// the facade learns account id/token pairs and applies mutations to GraphQL records here. Never called
+        /// for cache hits. Default: nil.
+        public var responseInspector: ResponseInspector?
 
         public init(
             honorsHTTPCaching: Bool = true,
@@ -37,8 +39,8 @@ extension APIService {
             defaultHeaders: CurlHTTPClient.Headers = ["Accept": "application/json"],
             decoder: JSONDecoder = JSONDecoder(),
             encoder: JSONEncoder = JSONEncoder(),
-            storagePolicy: (@Sendable (_ key: String, _ metadata: CacheEntryMetadata) -> CacheEntryMetadata?)? = nil,
-            responseInspector: (@Sendable (_ path: String, _ response: CurlHTTPClient.Response) -> Void)? = nil
+            storagePolicy: StoragePolicy? = nil,
+            responseInspector: ResponseInspector? = nil
         ) {
             self.honorsHTTPCaching = honorsHTTPCaching
             self.cachingRules = cachingRules
@@ -51,6 +53,18 @@ extension APIService {
             self.responseInspector = responseInspector
         }
     }
+
+    /// See ``Configuration/responseInspector``.
+    public typealias ResponseInspector =
+        @Sendable (
+            _ method: CurlHTTPClient.Method, _ path: String, _ response: CurlHTTPClient.Response
+        ) -> Void
+
+    /// See ``Configuration/storagePolicy``.
+    public typealias StoragePolicy =
+        @Sendable (
+            _ key: String, _ metadata: CacheEntryMetadata, _ response: CurlHTTPClient.Response
+        ) -> CacheEntryMetadata?
 
     /// The session's credentials, attached to every request that is not shared.
     public struct Credentials: Sendable {

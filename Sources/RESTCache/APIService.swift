@@ -207,7 +207,7 @@ public final class APIService: Sendable {
         do {
             let response = try await client.execute(plan.httpRequest)
             if let inspector = configuration.responseInspector, (200..<300).contains(response.status) {
-                inspector(request.path, response)
+                inspector(request.method, request.path, response)
             }
             cache.record(
                 .networkFetch(key: activityKey, status: response.status, duration: response.timings.total), in: scope)

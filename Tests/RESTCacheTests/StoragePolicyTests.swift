@@ -11,7 +11,7 @@ struct StoragePolicyTests {
         let service = harness.service(
             configuration: .init(
                 honorsHTTPCaching: false,
-                storagePolicy: { _, metadata in metadata.domains.contains("balances") ? nil : metadata }
+                storagePolicy: { _, metadata, _ in metadata.domains.contains("balances") ? nil : metadata }
             ))
         _ = try await service.perform(with: BalanceRequest(accountId: "101")).value()
         _ = try await service.perform(with: BalanceRequest(accountId: "101")).value()
@@ -26,7 +26,7 @@ struct StoragePolicyTests {
         let service = harness.service(
             configuration: .init(
                 honorsHTTPCaching: false,
-                storagePolicy: { _, metadata in
+                storagePolicy: { _, metadata, _ in
                     var changed = metadata
                     changed.timeout = .seconds(10)
                     return changed

@@ -41,6 +41,9 @@ extension GraphQLNormalizedStore {
             node: SelectionNode(selectionSets: [definition.selectionSet])
         )
         let outcome = merge(normalizer.drafts, in: scope, generation: generation)
+        if let changeObserver, let changes = outcome.changes, !changes.isEmpty {
+            changeObserver(scope, definition.kind, changes)
+        }
         if let observer {
             let key = definition.name ?? "<anonymous>"
             switch outcome {

@@ -32,6 +32,10 @@ public final class GraphQLNormalizedStore: Sendable {
     /// The process-wide byte budget shared with other stores, if any.
     public let budget: MemoryBudget?
     let observer: (any CacheEventObserver)?
+    /// Told of every write that changed stored data, with the operation's kind: the facade links GraphQL
+    /// changes to REST entries that depend on the same entities.
+    let changeObserver:
+        (@Sendable (_ scope: CacheScope, _ kind: GraphQLOperationDefinition.Kind, _ changes: GraphQLChangeSet) -> Void)?
     let partitions: ScopedPartitions<NormalizedPartition>
     let sizing: RecordSizing
 
@@ -48,9 +52,14 @@ public final class GraphQLNormalizedStore: Sendable {
         configuration: Configuration = Configuration(),
         clock: any CacheClock = SystemCacheClock(),
         budget: MemoryBudget? = nil,
-        observer: (any CacheEventObserver)? = nil
+        observer: (any CacheEventObserver)? = nil,
+        changeObserver: (
+            @Sendable (_ scope: CacheScope, _ kind: GraphQLOperationDefinition.Kind, _ changes: GraphQLChangeSet) ->
+                Void
+        )? = nil
     ) throws(GraphQLCacheError) {
         try configuration.validate()
+        self.changeObserver = changeObserver
         self.cacheConfiguration = cacheConfiguration
         self.configuration = configuration
         self.clock = clock

@@ -29,6 +29,9 @@ extension CacheHub {
         public var accounts: AccountResolver.Configuration
         /// REST paths whose answers teach the session's account resolver id/token pairs. Default: `/api/accounts**`.
         public var accountLearningPaths: [PathPattern]
+        /// How REST entries and GraphQL records of the same entity are tied together. Default: the fixture bank's
+        /// links (``EntityLinks/banking``).
+        public var entityLinks: EntityLinks
 
         public init(
             restBaseURL: String,
@@ -40,7 +43,8 @@ extension CacheHub {
             graphQLFreshness: GraphQLCacheConfig = .init(),
             graphQLCacheManager: GraphQLCacheManager.Configuration = .init(),
             accounts: AccountResolver.Configuration = .init(),
-            accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"]
+            accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"],
+            entityLinks: EntityLinks = .banking
         ) {
             self.restBaseURL = restBaseURL
             self.graphQLEndpoint = graphQLEndpoint
@@ -52,6 +56,7 @@ extension CacheHub {
             self.graphQLCacheManager = graphQLCacheManager
             self.accounts = accounts
             self.accountLearningPaths = accountLearningPaths
+            self.entityLinks = entityLinks
         }
     }
 }

@@ -49,7 +49,7 @@ public final class CacheHub: Sendable {
             self.clock = clock
             self.client = try CurlHTTPClient(configuration: configuration.transport)
             self.budget = try MemoryBudget(limit: limits.processBudgetBytes)
-            self.restStore = try CacheStore(
+            let restStore = try CacheStore(
                 configuration: .init(
                     maxEntriesPerScope: limits.maxEntriesPerSession,
                     maxBytesPerScope: limits.maxBytesPerSession,
@@ -59,12 +59,20 @@ public final class CacheHub: Sendable {
                 budget: budget,
                 observer: observer
             )
+            self.restStore = restStore
             self.graphQLStore = try GraphQLNormalizedStore(
                 cacheConfiguration: configuration.graphQLCache,
                 configuration: .init(maxBytesPerScope: limits.maxBytesPerSession),
                 clock: clock,
                 budget: budget,
-                observer: observer
+                observer: observer,
+                changeObserver: { scope, kind, changes in
+                    // A GraphQL mutation changed these records: REST copies of the same entities are stale.
+                    guard kind == .mutation else { return }
+                    for recordKey in changes.changedRecordKeys {
+                        restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
+                    }
+                }
             )
         } catch let error as UnifiedCacheError {
             throw error
@@ -113,11 +121,25 @@ public final class CacheHub: Sendable {
         let jar = credentials.cookieJar ?? CookieJar()
         let accounts = AccountResolver(configuration: configuration.accounts)
         var restConfiguration = configuration.rest
-        restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings)
+        let links = configuration.entityLinks
+        restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: links)
         let learningPaths = configuration.accountLearningPaths
-        restConfiguration.responseInspector = { path, response in
-            guard learningPaths.contains(where: { $0.matches(method: "GET", path: path) }) else { return }
-            accounts.learn(fromJSON: response.body)
+        let graphQLStore = graphQLStore
+        let restStore = restStore
+        restConfiguration.responseInspector = { method, path, response in
+            if learningPaths.contains(where: { $0.matches(method: method.rawValue, path: path) }) {
+                accounts.learn(fromJSON: response.body)
+            }
+            guard method.isMutating else { return }
+            // A REST mutation changed these entities: evict them from the normalized store, and REST copies too.
+            for (recordKey, fields) in links.changes(method: method.rawValue, path: path, body: response.body) {
+                if let fields {
+                    for field in fields { graphQLStore.evictField(field, ofRecord: recordKey, in: scope) }
+                } else {
+                    graphQLStore.removeRecord(recordKey, removingReferences: true, in: scope)
+                }
+                restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
+            }
         }
         let rest = APIService(
             baseURL: configuration.restBaseURL,
