@@ -32,6 +32,8 @@ extension CacheHub {
         /// How REST entries and GraphQL records of the same entity are tied together. Default: the fixture bank's
         /// links (``EntityLinks/banking``).
         public var entityLinks: EntityLinks
+        /// Caches of your own cleared with each session (logout, expiry). Default: none.
+        public var sessionCacheParts: [any SessionCachePart]
 
         public init(
             restBaseURL: String,
@@ -44,7 +46,8 @@ extension CacheHub {
             graphQLCacheManager: GraphQLCacheManager.Configuration = .init(),
             accounts: AccountResolver.Configuration = .init(),
             accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"],
-            entityLinks: EntityLinks = .banking
+            entityLinks: EntityLinks = .banking,
+            sessionCacheParts: [any SessionCachePart] = []
         ) {
             self.restBaseURL = restBaseURL
             self.graphQLEndpoint = graphQLEndpoint
@@ -57,6 +60,7 @@ extension CacheHub {
             self.accounts = accounts
             self.accountLearningPaths = accountLearningPaths
             self.entityLinks = entityLinks
+            self.sessionCacheParts = sessionCacheParts
         }
     }
 }

@@ -175,7 +175,9 @@ public final class CacheHub: Sendable {
             graphQL: graphQL.cacheManager(configuration: configuration.graphQLCacheManager),
             cookieJar: jar,
             settings: settings,
-            accounts: accounts
+            accounts: accounts,
+            sessionID: id,
+            extraParts: configuration.sessionCacheParts
         )
         return CacheSession(
             id: id, scope: scope, rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager,

@@ -17,6 +17,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     let cookieJar: CookieJar?
     let settings: SettingsStore
     let accounts: AccountResolver
+    let sessionID: String
+    let extraParts: [any SessionCachePart]
 
     init(
         scope: CacheScope,
@@ -25,7 +27,9 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         graphQL: GraphQLCacheManager,
         cookieJar: CookieJar?,
         settings: SettingsStore,
-        accounts: AccountResolver
+        accounts: AccountResolver,
+        sessionID: String,
+        extraParts: [any SessionCachePart]
     ) {
         self.scope = scope
         self.rest = rest
@@ -35,6 +39,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         self.cookieJar = cookieJar
         self.settings = settings
         self.accounts = accounts
+        self.sessionID = sessionID
+        self.extraParts = extraParts
     }
 
     // MARK: Whole-session clears
@@ -61,12 +67,15 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.bytes = report.bytes
         }
         run.part("timestamps") { part in
-            part.entries = graphQLClient.clearTimestamps()
+            part.timestamps = graphQLClient.clearTimestamps()
         }
         run.part("cookies") { part in
             guard let jar = cookieJar else { return }
             part.cookies = jar.cookies().count
             jar.clear()
+        }
+        for extra in extraParts {
+            await run.part(extra.name) { _ in try await extra.clearAll(sessionID: sessionID, reason: reason) }
         }
         return run.finished()
     }
@@ -91,7 +100,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.bytes = report.bytes
         }
         run.part("timestamps") { part in
-            part.entries = graphQLClient.clearTimestamps()
+            part.timestamps = graphQLClient.clearTimestamps()
         }
         return run.finished()
     }
@@ -100,7 +109,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     public func clearTimestamps() async -> UnifiedClearReport {
         var run = ClearRun("clearTimestamps()", reason: .manual)
         run.part("timestamps") { part in
-            part.entries = graphQLClient.clearTimestamps()
+            part.timestamps = graphQLClient.clearTimestamps()
         }
         return run.finished()
     }

@@ -19,6 +19,8 @@ public struct UnifiedClearReport: Sendable, CustomStringConvertible {
         public var bytes: Int = 0
         /// Upstream cookies forgotten.
         public var cookies: Int = 0
+        /// GraphQL query timestamps forgotten.
+        public var timestamps: Int = 0
         /// How long the part took.
         public var duration: Duration = .zero
         /// Why the part failed, if it did (never contains cached values).
@@ -55,6 +57,8 @@ public struct UnifiedClearReport: Sendable, CustomStringConvertible {
     public var fields: Int { parts.reduce(0) { $0 + $1.fields } }
     /// Bytes released in total.
     public var bytes: Int { parts.reduce(0) { $0 + $1.bytes } }
+    /// GraphQL query timestamps forgotten in total.
+    public var timestamps: Int { parts.reduce(0) { $0 + $1.timestamps } }
     /// Upstream cookies forgotten in total.
     public var cookies: Int { parts.reduce(0) { $0 + $1.cookies } }
 
