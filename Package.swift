@@ -58,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GraphQLCacheTests",
-            dependencies: ["GraphQLCache", "CacheCore"],
+            dependencies: ["GraphQLCache", "CacheCore", "CurlHTTP", "FixtureSupport"],
             exclude: ["ParserCorpus"],
             swiftSettings: strictSettings
         ),

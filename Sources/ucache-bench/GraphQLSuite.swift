@@ -24,7 +24,13 @@ struct GraphQLSuite: BenchSuite {
            selection checked over the records, then decoded from them; no JSON in between).
         5. read (GraphQLJSON): read the operation into a GraphQLJSONObject tree, for comparison.
         6. parse only: GraphQLJSON(parsing:) of the bytes (part of 2 and 3).
-        --only decoder|write|refresh|read|read-json|parse measures that row alone (for profiling).
+        7. client hit (2,100 entities): GraphQLClient.fetch(query:) with the default cache-first policy,
+           answered from the cache, decoded into the same structs; the bench query runs once against the
+           fixture server (user token-bench: 100 accounts × 20 transactions) to fill the cache, then
+           --client-iterations (default 200) hits are timed.
+        8. client hit (one account): the same for `account(id: "b001")` with seven fields, 20,000 hits.
+        --only decoder|write|refresh|read|read-json|parse|client|client-one measures that row alone (for
+        profiling); rows 7 and 8 start the fixture server (or use UCACHE_FIXTURE_URL).
         Reported: p50 and p99 in ms, and each row's p50 over JSONDecoder's p50 (targets: read ≤ 1,
         write ≤ 2). For scale, Apollo iOS 1.x's normalized cache reads this in 49-78 ms and writes it in
         109-380 ms on comparable machines.
@@ -77,6 +83,11 @@ struct GraphQLSuite: BenchSuite {
                 guard try store.read(operation, in: scope).value != nil else { throw BenchError("the read missed") }
             }
         try crossCheck(store: store, operation: operation, scope: scope, bytes: bytes)
+        let clientIterations = max(1, options.int("client-iterations", default: 200))
+        let (clientHit, clientOne) = try await ClientHitBench.measure(
+            all: wanted("client") ? clientIterations : 0,
+            one: wanted("client-one") ? clientIterations * 100 : 0
+        )
 
         let base = max(baseline.percentile(0.5), 1)
         func row(_ name: String, _ samples: Samples) -> BenchReport.Row {
@@ -94,13 +105,20 @@ struct GraphQLSuite: BenchSuite {
             rows: [
                 row("JSONDecoder", baseline), row("write (new scope)", freshWrite), row("write (refresh)", refresh),
                 row("read (Decodable)", read), row("read (GraphQLJSON)", readJSON), row("parse only", parse),
+                row("client hit (2,100 entities)", clientHit), row("client hit (one account)", clientOne),
             ],
             notes: [
                 "\(accounts) accounts × \(transactions) transactions, \(bytes.count) bytes, "
                     + "\(store.recordCount(in: scope)) records, \(store.byteCount(in: scope)) bytes charged",
                 "targets: read ÷ JSONDecoder ≤ 1, write ÷ JSONDecoder ≤ 2; \(iterations) iterations",
+                "client hits in µs: 2,100 entities p50 \(micros(clientHit, 0.5)) p99 \(micros(clientHit, 0.99)); "
+                    + "one account p50 \(micros(clientOne, 0.5)) p99 \(micros(clientOne, 0.99))",
             ]
         )
+    }
+
+    private func micros(_ samples: Samples, _ fraction: Double) -> String {
+        String(format: "%.1f", samples.percentile(fraction) / 1e3)
     }
 
     static func makeStore() throws -> GraphQLNormalizedStore {
@@ -202,10 +220,10 @@ struct BenchResponse: Decodable, Equatable {
     }
 }
 
-struct BenchData: Decodable, Equatable {
+struct BenchData: Decodable, Equatable, Sendable {
     var accounts: [Account]
 
-    struct Account: Decodable, Equatable {
+    struct Account: Decodable, Equatable, Sendable {
         var id: String
         var accountToken: String
         var name: String
@@ -216,13 +234,13 @@ struct BenchData: Decodable, Equatable {
         var transactions: [Transaction]
     }
 
-    enum AccountType: String, Decodable, Equatable {
+    enum AccountType: String, Decodable, Equatable, Sendable {
         case checking = "CHECKING"
         case savings = "SAVINGS"
         case credit = "CREDIT"
     }
 
-    struct Transaction: Decodable, Equatable {
+    struct Transaction: Decodable, Equatable, Sendable {
         var id: String
         var accountId: String
         var amount: Double

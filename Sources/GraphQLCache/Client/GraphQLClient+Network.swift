@@ -82,10 +82,7 @@ extension GraphQLClient {
         for (name, value) in credentials.headers {
             headers.replaceOrAdd(name: name, value: value)
         }
-        var variables = GraphQLJSON.object(request.variables).jsonText()
-        if request.variables.isEmpty {
-            variables = "{}"
-        }
+        let variables = GraphQLJSON.object(request.variables).jsonText()
         let name = request.document.operation.operation.name
         var httpRequest = CurlHTTPClient.Request(
             url: url,

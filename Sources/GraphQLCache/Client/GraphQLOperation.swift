@@ -17,6 +17,9 @@
 public protocol GraphQLOperation: Sendable {
     /// What the response's `data` decodes into; its keys are response keys (aliases where the document uses
     /// them). Members it does not declare (such as the `__typename` the client adds) are ignored.
+    ///
+    /// Cached answers are decoded straight from the store's records while the session's read lock is held, so
+    /// `init(from:)` must not call back into the client or the store of the same session.
     associatedtype Data: Decodable & Sendable
 
     /// The document text: the operation and the fragments it spreads. Other operations may be present;

@@ -1,7 +1,8 @@
 extension GraphQLPreparedOperation {
-    /// The operation with `__typename` selected in every selection set below the root (and in every fragment),
-    /// as Apollo sends it: key providers and type conditions need every object's type, and the caller's
-    /// `Decodable` types ignore the extra member.
+    /// The operation with `__typename` selected in the selection set of every field that has one, as Apollo
+    /// sends it: key providers and type conditions need every object's type, and the caller's `Decodable`
+    /// types ignore the extra member. Fragments get theirs from the field they are spread in; the root's type
+    /// is known.
     func addingTypenames() -> GraphQLPreparedOperation {
         let definition = operation
         let root = GraphQLOperationDefinition(
@@ -9,7 +10,7 @@ extension GraphQLPreparedOperation {
             name: definition.name,
             variableDefinitions: definition.variableDefinitions,
             directives: definition.directives,
-            selectionSet: definition.selectionSet.addingTypenames(atRoot: true),
+            selectionSet: definition.selectionSet.addingTypenames(here: false),
             location: definition.location
         )
         var fragments: [String: GraphQLFragmentDefinition] = [:]
@@ -18,7 +19,7 @@ extension GraphQLPreparedOperation {
                 name: fragment.name,
                 typeCondition: fragment.typeCondition,
                 directives: fragment.directives,
-                selectionSet: fragment.selectionSet.addingTypenames(atRoot: false),
+                selectionSet: fragment.selectionSet.addingTypenames(here: false),
                 location: fragment.location
             )
         }
@@ -27,9 +28,9 @@ extension GraphQLPreparedOperation {
 }
 
 extension GraphQLSelectionSet {
-    /// This selection set with `__typename` first (unless it is the operation's root or already selects it
-    /// plainly), and the same done to every nested selection set.
-    func addingTypenames(atRoot isRoot: Bool) -> GraphQLSelectionSet {
+    /// This selection set with `__typename` first when `here` (unless it already selects it plainly), and the
+    /// selection sets of its fields (through inline fragments) treated the same way.
+    func addingTypenames(here: Bool) -> GraphQLSelectionSet {
         var selections: [GraphQLSelection] = []
         selections.reserveCapacity(self.selections.count + 1)
         var hasTypename = false
@@ -48,7 +49,7 @@ extension GraphQLSelectionSet {
                     name: field.name,
                     arguments: field.arguments,
                     directives: field.directives,
-                    selectionSet: nested.addingTypenames(atRoot: false),
+                    selectionSet: nested.addingTypenames(here: true),
                     location: field.location
                 )
                 selections.append(.field(updated))
@@ -56,7 +57,7 @@ extension GraphQLSelectionSet {
                 let updated = GraphQLInlineFragment(
                     typeCondition: fragment.typeCondition,
                     directives: fragment.directives,
-                    selectionSet: fragment.selectionSet.addingTypenames(atRoot: isRoot),
+                    selectionSet: fragment.selectionSet.addingTypenames(here: false),
                     location: fragment.location
                 )
                 selections.append(.inlineFragment(updated))
@@ -64,7 +65,7 @@ extension GraphQLSelectionSet {
                 selections.append(selection)
             }
         }
-        if !isRoot, !hasTypename {
+        if here, !hasTypename {
             selections.insert(.field(GraphQLField(name: "__typename")), at: 0)
         }
         return GraphQLSelectionSet(selections: selections)

@@ -118,7 +118,9 @@ extension GraphQLNormalizedStore {
         case .miss:
             outcome = .miss
         }
-        table?.countRead(outcome)
+        // A scope read before anything was written gets its partition here, like `CacheStore.lookup`, so that
+        // its first misses are counted.
+        (table ?? partitions.withPartition(scope) { $0.table }).countRead(outcome)
         if let observer {
             let key = definition.name ?? "<anonymous>"
             switch outcome {
