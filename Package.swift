@@ -37,7 +37,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "ucache-demo",
-            dependencies: ["CurlHTTP", "FixtureSupport"],
+            dependencies: ["UnifiedCache", "FixtureSupport"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
