@@ -114,7 +114,7 @@ struct Step3BalancesToGraphQLTests {
 
     @Test("the settings file of MIGRATION.md declares the same search domain as the code")
     func settingsFileMatchesCode() throws {
-        let blocks = try MigrationDocument.codeBlocks(in: MigrationDocument.text())
+        let blocks = try QuotedDocuments.migrationGuide().codeBlocks()
         let block = try #require(blocks.first { $0.language == "json" && $0.lines.contains { $0.contains("search") } })
         let fromFile = try CacheSettings(json: Array(block.lines.joined(separator: "\n").utf8), source: "MIGRATION.md")
 
