@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check
+.PHONY: demo test lint format bench deps build docker-check docs
 
 deps:
 	@scripts/ensure-deps.sh
@@ -31,3 +31,35 @@ bench:
 docker-check:
 	@scripts/ensure-deps.sh --ci
 	docker-compose -f docker/compose.yml config -q
+
+# `make docs`: symbol graphs of the five library modules, then one DocC archive per catalog in $(DOCS_OUTPUT).
+# Fails on any warning in a catalog (a symbol link that does not resolve, a broken topic); warnings in source doc
+# comments are listed and fail only with DOCC_FLAGS=--warnings-as-errors.
+DOCS_SCRATCH ?= .build/docs-build
+DOCS_OUTPUT ?= .build/docs
+DOCC ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
+DOCC_FLAGS ?=
+DOC_MODULES := CurlHTTP CacheCore RESTCache GraphQLCache UnifiedCache
+
+docs: deps
+	@mkdir -p $(DOCS_SCRATCH)/symbol-graphs $(DOCS_OUTPUT)
+	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target UnifiedCache $(SWIFT_FLAGS) -Xswiftc -emit-symbol-graph \
+		-Xswiftc -emit-symbol-graph-dir -Xswiftc $(abspath $(DOCS_SCRATCH))/symbol-graphs
+	@failed=0; for module in $(DOC_MODULES); do \
+		graphs=$(DOCS_SCRATCH)/graphs/$$module; log=$(DOCS_SCRATCH)/$$module.docc.log; \
+		rm -rf $$graphs && mkdir -p $$graphs; \
+		if [ ! -f $(DOCS_SCRATCH)/symbol-graphs/$$module.symbols.json ]; then \
+			echo "$$module: no symbol graph; remove $(DOCS_SCRATCH) and run make docs again"; failed=1; continue; fi; \
+		cp $(DOCS_SCRATCH)/symbol-graphs/$$module.symbols.json $$graphs/; \
+		for extension in $(DOCS_SCRATCH)/symbol-graphs/$$module@*.symbols.json; do \
+			[ -f "$$extension" ] && cp "$$extension" $$graphs/; done; \
+		if ! $(DOCC) convert Sources/$$module/$$module.docc --additional-symbol-graph-dir $$graphs \
+			--output-path $(DOCS_OUTPUT)/$$module.doccarchive --ide-console-output $(DOCC_FLAGS) > $$log 2>&1; then \
+			cat $$log; echo "$$module: docc failed"; failed=1; continue; fi; \
+		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' $$log | sort -u > $$log.diagnostics || true; \
+		in_catalog=$$(grep -c '\.docc/' $$log.diagnostics || true); \
+		in_sources=$$(grep -vc '\.docc/' $$log.diagnostics || true); \
+		echo "$$module: $(DOCS_OUTPUT)/$$module.doccarchive ($$in_catalog catalog warnings, $$in_sources in doc comments)"; \
+		sed 's/^/    /' $$log.diagnostics; \
+		[ "$$in_catalog" = 0 ] || failed=1; \
+	done; exit $$failed

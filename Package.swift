@@ -67,6 +67,11 @@ let package = Package(
             dependencies: ["UnifiedCache", "FixtureSupport"],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "MigrationExamplesTests",
+            dependencies: ["UnifiedCache", "RESTCache", "GraphQLCache", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
