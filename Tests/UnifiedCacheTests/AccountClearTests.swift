@@ -19,9 +19,25 @@ struct AccountClearTests {
         for request in [byId, byToken, other] { _ = try await alice.rest.perform(with: request).get() }
 
         let report = await alice.cacheManager.clearCache(forAccountToken: "atok-101")
-        #expect(report.entries == 2)
+        // byId, byToken, and the account list, whose answer describes Account:101 (entity links).
+        #expect(report.entries == 3)
+        let list = CachedGET(path: "/api/accounts", key: "accountSummary.list")
+        #expect(try await alice.rest.performWithSource(with: list).get().source == .network)
         #expect(try await alice.rest.performWithSource(with: byId).get().source == .network)
         #expect(try await alice.rest.performWithSource(with: byToken).get().source == .network)
+        #expect(try await alice.rest.performWithSource(with: other).get().source == .cache)
+    }
+
+    @Test("an account clear also finds entries whose answer describes the account (entity links)")
+    func entityKeyedEntries() async throws {
+        let harness = try await FacadeHarness("accountsentity")
+        let alice = try harness.session(.alice)
+        let balance = CachedGET(path: "/api/accounts/101/balance", key: "balances.101")  // no accountIds declared
+        let other = CachedGET(path: "/api/accounts/102/balance", key: "balances.102")
+        _ = try await alice.rest.perform(with: balance).get()
+        _ = try await alice.rest.perform(with: other).get()
+        #expect(await alice.cacheManager.clearCache(forAccountId: "101").entries == 1)
+        #expect(try await alice.rest.performWithSource(with: balance).get().source == .network)
         #expect(try await alice.rest.performWithSource(with: other).get().source == .cache)
     }
 

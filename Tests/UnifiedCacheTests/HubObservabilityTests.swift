@@ -1,5 +1,6 @@
 import FixtureSupport
 import Foundation
+import GraphQLCache
 import RESTCache
 import Testing
 import UnifiedCache
@@ -17,6 +18,14 @@ struct HubObservabilityTests {
         _ = try await bob.rest.perform(with: request).get()
         #expect(alice.cacheManager.getCacheStatistics().rest.hits == 1)
         #expect(bob.cacheManager.getCacheStatistics().rest.hits == 0)
+
+        let profile = UntypedGraphQLOperation(
+            document: "query UserProfile { profile { id displayName } }", operationName: "UserProfile")
+        _ = try await alice.graphQL.fetch(operation: profile).get()
+        let hubStatistics = harness.hub.statistics()
+        #expect(hubStatistics.graphQLRecords > 0)
+        #expect(hubStatistics.queryTimestamps == 1)
+        #expect(hubStatistics.rest.hits == 1)
 
         let metrics = harness.hub.metricsText()
         #expect(metrics.contains("ucache_hits_total"))

@@ -214,11 +214,13 @@ public final class CacheHub: Sendable {
 
     /// Statistics of the whole process (every session and the shared scope, including ended sessions' counters).
     public func statistics() -> UnifiedCacheStatistics {
-        UnifiedCacheStatistics(
+        let graphQL = graphQLStore.statistics()
+        let timestamps = sessions.withLock { Array($0.values) }.reduce(0) { $0 + $1.graphQL.queryTimestamps.count }
+        return UnifiedCacheStatistics(
             rest: restStore.statistics(),
-            graphQL: graphQLStore.statistics(),
-            graphQLRecords: 0,
-            queryTimestamps: 0
+            graphQL: graphQL,
+            graphQLRecords: graphQL.entryCount,
+            queryTimestamps: timestamps
         )
     }
 

@@ -142,10 +142,18 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         let identifiers = accounts.identifiers(of: identifier)
         var run = ClearRun(operation, reason: .accountSwitch)
         run.part("rest") { part in
-            for account in identifiers {
-                let report = rest.clearCache(account: account, reason: .accountSwitch)
-                part.entries += report.entries
-                part.bytes += report.bytes
+            for account in identifiers.sorted() {
+                // Entries recorded under the account (Cacheable.accountIds) and those whose answer describes it
+                // (entity links record `Account:<id>`).
+                var reports = [rest.clearCache(account: account, reason: .accountSwitch)]
+                for format in graphQL.configuration.accountRecordKeyFormats {
+                    let entityKey = format.replacingOccurrences(of: "{id}", with: account)
+                    reports.append(rest.clearCache(entityKey: entityKey, reason: .accountSwitch))
+                }
+                for report in reports {
+                    part.entries += report.entries
+                    part.bytes += report.bytes
+                }
             }
         }
         await run.part("graphql") { part in

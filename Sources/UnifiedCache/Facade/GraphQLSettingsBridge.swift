@@ -4,6 +4,9 @@ import GraphQLCache
 /// Applies the settings to GraphQL: the global default timeout and switch become the client's
 /// `GraphQLCacheConfig`, and per-domain policies decide, per operation, whether and how long answers are cached.
 enum GraphQLSettingsBridge {
+    /// `GraphQLCacheConfig` takes a finite default; a hundred years stands for "never" (`.never` in the settings).
+    static let neverSeconds: Double = 100 * 365 * 24 * 3600
+
     /// The client's freshness rules from the settings (global default and switch; per-type and per-field TTLs
     /// come from the hub's configuration).
     static func cacheConfig(_ settings: CacheSettings, base: GraphQLCacheConfig) -> GraphQLCacheConfig {
@@ -11,7 +14,8 @@ enum GraphQLSettingsBridge {
         config.isTimeoutEnabled = settings.isTimeoutEnabled
         switch settings.defaultTimeout {
         case .seconds(let seconds): config.defaultTimeout = seconds
-        case .never, .useDefault: break
+        case .never: config.defaultTimeout = neverSeconds
+        case .useDefault: break
         }
         return config
     }
