@@ -97,8 +97,12 @@ public final class CacheStore: Sendable {
     /// limits and the memory budget.
     ///
     /// - Parameters:
+    ///   - value: what a hit returns (typically the decoded response).
     ///   - byteCost: the caller's estimate of the value's size (e.g. the response body length).
-    ///   - ifGeneration: the scope's generation taken before producing `value`; when a clear happened since,
+    ///   - key: the entry's key within the scope.
+    ///   - scope: the session's scope, or `.shared`.
+    ///   - metadata: timeout, domains, accounts, uplifted flag, validators and entity keys.
+    ///   - generation: the scope's generation taken before producing `value`; when a clear happened since,
     ///     nothing is stored (`.rejectedStaleGeneration`).
     /// - Returns: `.stored`, or why not; a refused insert leaves the cache exactly as it was.
     @discardableResult

@@ -15,7 +15,8 @@ extension GraphQLNormalizedStore {
     ///     mutation's result updates every query that reads the same object).
     ///   - variables: the request's variables.
     ///   - data: the response's `data` member.
-    ///   - ifGeneration: the scope's generation taken before the upstream call; after a clear nothing is stored.
+    ///   - scope: the session's scope (or `.shared`) the records go into.
+    ///   - generation: the scope's generation taken before the upstream call; after a clear nothing is stored.
     /// - Returns: the changes, or why nothing was stored.
     /// - Throws: `responseMismatch` (a selected field is missing, an object field holds a scalar),
     ///   `missingTypename`, `invalidCacheKey` or `invalidVariables`; the store is unchanged.

@@ -47,6 +47,8 @@ public final class GraphQLNormalizedStore: Sendable {
     ///   - budget: a process-wide byte budget; the store charges its records to it and registers as one of its
     ///     reclaimers.
     ///   - observer: receives `CacheEvent`s (read hits and misses keyed by operation name, evictions, clears).
+    ///   - changeObserver: told of every write that changed stored data, with the operation's kind, so callers
+    ///     can invalidate other caches of the same entities (the facade's entity links).
     public init(
         cacheConfiguration: GraphQLCacheConfiguration = GraphQLCacheConfiguration(),
         configuration: Configuration = Configuration(),

@@ -2,7 +2,7 @@ import CacheCore
 
 /// One normalized object as the store holds it: its fields under argument-aware storage keys.
 ///
-/// Returned by ``GraphQLNormalizedStore/records(in:)`` and ``GraphQLNormalizedStore/record(_:in:)`` as a
+/// Returned by ``GraphQLNormalizedStore/records(in:)`` and ``GraphQLNormalizedStore/record(_:in:)->GraphQLRecord?`` as a
 /// snapshot for export, debugging and tests; changing it changes nothing in the store.
 public struct GraphQLRecord: Sendable, Hashable {
     /// The record key of the query root: every query's top-level fields live here.

@@ -31,7 +31,15 @@ public struct CacheDomain: Hashable, Sendable {
 
     /// Checks every member.
     ///
-    /// - Parameter restDomains: `nil` (the default) tags the domain's REST entries with its name.
+    /// - Parameters:
+    ///   - name: the feature's name (`balances`).
+    ///   - summary: one line for people reading exports and settings.
+    ///   - restDomains: the tags of the domain's REST entries; `nil` (the default) means its name.
+    ///   - restKeyPrefixes: REST keys that belong to the domain by prefix (`balances.`).
+    ///   - restPathPatterns: GET routes whose answers belong to the domain (`/api/accounts/*/balance`).
+    ///   - graphQLOperations: operation names whose results belong to the domain (`AccountBalance`).
+    ///   - typenames: GraphQL types whose records belong to it as a whole (`Card`).
+    ///   - schemaCoordinates: fields evicted one by one from shared records (`Account.balance`).
     /// - Throws: `.invalidDomain` naming the field (`balances.restKeyPrefixes`) when a tag or prefix is empty or has
     ///   control characters, a path pattern does not start with `/`, an operation or typename is not a GraphQL name,
     ///   or the domain would contain nothing at all.

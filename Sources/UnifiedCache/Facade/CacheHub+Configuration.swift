@@ -10,7 +10,7 @@ extension CacheHub {
         public var restBaseURL: String
         /// The GraphQL endpoint, e.g. `https://api.example.com/graphql`.
         public var graphQLEndpoint: String
-        /// The HTTP client's settings (timeouts, limits, TLS). Default: ``CurlHTTPClient/Configuration``'s.
+        /// The HTTP client's settings (timeouts, limits, TLS). Default: `CurlHTTPClient.Configuration`'s.
         public var transport: CurlHTTPClient.Configuration
         /// REST behaviour (HTTP caching semantics, caching and invalidation rules). The hub adds the settings'
         /// storage policy and account learning to it. Default: RESTCache's defaults.

@@ -32,6 +32,7 @@ public final class CacheHub: Sendable {
     /// Creates the hub and its HTTP client.
     ///
     /// - Parameters:
+    ///   - configuration: where the upstreams are, transport limits, REST and GraphQL behaviour, entity links.
     ///   - settings: the settings store: `SettingsStore(environment: ProcessInfo.processInfo.environment)` loads
     ///     `UCACHE_SETTINGS` and the environment overrides; `SettingsStore()` uses the defaults.
     ///   - clock: the clock of both stores (a `ManualCacheClock` in tests).

@@ -61,7 +61,7 @@ public struct ExportRedaction: Hashable, Sendable {
         "<redacted \(byteCount) bytes>"
     }
 
-    /// The fingerprint CacheCore prints for identifiers (``CacheScope/fingerprint(of:)``).
+    /// The fingerprint CacheCore prints for identifiers (`CacheScope.fingerprint(of:)`).
     public static func fingerprint(of identifier: String) -> String {
         CacheScope.fingerprint(of: identifier)
     }

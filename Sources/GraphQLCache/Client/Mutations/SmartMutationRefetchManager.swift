@@ -23,8 +23,10 @@ public final class SmartMutationRefetchManager: Sendable {
 
     /// Refetches the critical queries (parallel, `fetchIgnoringCacheData`, awaited), then starts the background
     /// ones (sequential, `returnCacheDataAndFetch`, detached).
-    /// - Parameter accountId: given as the `accountId` variable to queries that declare it and whose
-    ///   descriptor does not set it (the seed passes the account alongside the descriptors).
+    /// - Parameters:
+    ///   - mutation: the mutation's refetch lists (critical and background).
+    ///   - accountId: given as the `accountId` variable to queries that declare it and whose descriptor does not
+    ///     set it (the seed passes the account alongside the descriptors).
     @discardableResult
     public func refetchAfterMutation(
         _ mutation: any MutationResultProvider,
