@@ -66,26 +66,8 @@ extension APIService {
             _ key: String, _ metadata: CacheEntryMetadata, _ response: CurlHTTPClient.Response
         ) -> CacheEntryMetadata?
 
-    /// The session's credentials, attached to every request that is not shared.
-    public struct Credentials: Sendable {
-        /// Headers such as `Authorization: Bearer …`.
-        public var headers: CurlHTTPClient.Headers
-        /// The session's upstream cookie jar.
-        public var cookieJar: CookieJar?
-
-        public init(headers: CurlHTTPClient.Headers = [:], cookieJar: CookieJar? = nil) {
-            self.headers = headers
-            self.cookieJar = cookieJar
-        }
-
-        /// `Authorization: Bearer <token>`.
-        public static func bearer(_ token: String, cookieJar: CookieJar? = nil) -> Credentials {
-            Credentials(headers: ["Authorization": "Bearer \(token)"], cookieJar: cookieJar)
-        }
-
-        /// No credentials.
-        public static let none = Credentials()
-    }
+    /// The session's credentials, attached to every request that is not shared (shared with the GraphQL client).
+    public typealias Credentials = UpstreamCredentials
 }
 
 /// A rule for GET requests without a `Cacheable` (the selective-caching seed's `shouldCacheResource`).

@@ -16,7 +16,7 @@ public final class APIService: Sendable {
     /// In-flight de-duplication; shareable between services of the same scope.
     public let requestStates: CachedRequestStateManager
     @usableFromInline let clock: any CacheClock
-    @usableFromInline let backgroundRefreshes = BackgroundRefreshes()
+    @usableFromInline let backgroundRefreshes = BackgroundTasks()
     /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
     @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
 
@@ -73,7 +73,7 @@ public final class APIService: Sendable {
             return await performUncached(request, placement: placement)
         case .staleWhileRevalidate(let gracePeriod):
             if let stale, stale.staleness(at: clock.now()) <= gracePeriod {
-                backgroundRefreshes.start { await self.fetch(request, placement, revalidating: stale) }
+                backgroundRefreshes.start { _ = await self.fetch(request, placement, revalidating: stale) }
                 return .success(stale.withSource(.staleCache, now: clock.now()))
             }
             return await fetch(request, placement, revalidating: stale)
@@ -227,37 +227,6 @@ extension API {
         case .network: return true
         case .http(let status, _): return status >= 500
         case .decoding, .cacheMiss, .cancelled, .invalidRequest: return false
-        }
-    }
-}
-
-/// Background refreshes started by stale-while-revalidate, so tests and shutdown can wait for them.
-@usableFromInline
-final class BackgroundRefreshes: Sendable {
-    private struct State {
-        var nextID = 0
-        var tasks: [Int: Task<Void, Never>] = [:]
-    }
-    private let state = Mutex(State())
-
-    @usableFromInline init() {}
-
-    @usableFromInline
-    func start<R: Sendable>(_ work: @escaping @Sendable () async -> R) {
-        state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            // Registered under the lock the task needs to deregister, so it can never deregister first.
-            state.tasks[id] = Task {
-                _ = await work()
-                _ = self.state.withLock { $0.tasks.removeValue(forKey: id) }
-            }
-        }
-    }
-
-    func drain() async {
-        while let task = state.withLock({ $0.tasks.values.first }) {
-            await task.value
         }
     }
 }

@@ -36,26 +36,11 @@ private func featureQueries(accountId: String) -> [(domain: String, operation: U
     ]
 }
 
-private let methods: [(domain: String, clear: @Sendable (DefaultUnifiedCacheManager) async -> UnifiedClearReport)] = [
-    ("balances", { await $0.clearBalancesCache() }),
-    ("paymentList", { await $0.clearCacheForPaymentListOnly() }),
-    ("accountSummary", { await $0.clearAccountSummaryCache() }),
-    ("transactionHistory", { await $0.clearTransactionHistoryCache() }),
-    ("cardsExperience", { await $0.clearCardsExperienceCache() }),
-    ("payees", { await $0.clearPayeesCache() }),
-    ("scheduledPayments", { await $0.clearScheduledPaymentsCache() }),
-    ("userProfile", { await $0.clearUserProfileCache() }),
-    ("statements", { await $0.clearStatementsCache() }),
-    ("offers", { await $0.clearOffersCache() }),
-    ("notifications", { await $0.clearNotificationsCache() }),
-    ("featureFlags", { await $0.clearFeatureFlagsCache() }),
-]
-
 @Suite("Each granular clear removes exactly its feature's GraphQL data, in one session only")
 struct GranularClearGraphQLTests {
-    @Test("a feature clear makes exactly its queries miss, in this session only", arguments: methods.indices)
+    @Test("a feature clear makes exactly its queries miss, in this session only", arguments: granularMethods.indices)
     func featureClear(index: Int) async throws {
-        let (domain, clear) = methods[index]
+        let (domain, clear) = granularMethods[index]
         let harness = try await FacadeHarness("gqlgranular\(index)")
         let alice = try harness.session(.alice)
         let bob = try harness.session(.bob)

@@ -27,28 +27,13 @@ private func featureRequests(accountId: String) -> [(domain: String, request: Ca
     ]
 }
 
-private let methods: [(domain: String, clear: @Sendable (DefaultUnifiedCacheManager) async -> UnifiedClearReport)] = [
-    ("balances", { await $0.clearBalancesCache() }),
-    ("paymentList", { await $0.clearCacheForPaymentListOnly() }),
-    ("accountSummary", { await $0.clearAccountSummaryCache() }),
-    ("transactionHistory", { await $0.clearTransactionHistoryCache() }),
-    ("cardsExperience", { await $0.clearCardsExperienceCache() }),
-    ("payees", { await $0.clearPayeesCache() }),
-    ("scheduledPayments", { await $0.clearScheduledPaymentsCache() }),
-    ("userProfile", { await $0.clearUserProfileCache() }),
-    ("statements", { await $0.clearStatementsCache() }),
-    ("offers", { await $0.clearOffersCache() }),
-    ("notifications", { await $0.clearNotificationsCache() }),
-    ("featureFlags", { await $0.clearFeatureFlagsCache() }),
-]
-
 @Suite("Each granular clear removes exactly its feature's REST entries, in one session only")
 struct GranularClearRESTTests {
     @Test(
         "a feature clear removes its domain and nothing else, and leaves the other session alone",
-        arguments: methods.indices)
+        arguments: granularMethods.indices)
     func featureClear(index: Int) async throws {
-        let (domain, clear) = methods[index]
+        let (domain, clear) = granularMethods[index]
         let harness = try await FacadeHarness("granular\(index)")
         let alice = try harness.session(.alice)
         let bob = try harness.session(.bob)

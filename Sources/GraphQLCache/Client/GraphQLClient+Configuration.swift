@@ -64,33 +64,6 @@ extension GraphQLClient {
         }
     }
 
-    /// The session's credentials, sent with every request of the client.
-    public struct Credentials: Sendable {
-        /// Headers such as `Authorization: Bearer …`; they override configured headers of the same name.
-        public var headers: CurlHTTPClient.Headers
-        /// The session's upstream cookie jar (cleared on logout by the facade).
-        public var cookieJar: CookieJar?
-
-        /// Creates credentials.
-        public init(headers: CurlHTTPClient.Headers = [:], cookieJar: CookieJar? = nil) {
-            self.headers = headers
-            self.cookieJar = cookieJar
-        }
-
-        /// `Authorization: Bearer <token>`.
-        public static func bearer(_ token: String, cookieJar: CookieJar? = nil) -> Credentials {
-            Credentials(headers: ["Authorization": "Bearer \(token)"], cookieJar: cookieJar)
-        }
-
-        /// No credentials.
-        public static let none = Credentials()
-    }
-}
-
-extension GraphQLClient.Credentials: CustomStringConvertible {
-    /// Header names only: their values are secrets.
-    public var description: String {
-        let names = headers.map(\.name).joined(separator: ", ")
-        return "Credentials(headers: [\(names)], cookieJar: \(cookieJar == nil ? "none" : "set"))"
-    }
+    /// The session's credentials: headers and cookie jar (shared with REST's `APIService`).
+    public typealias Credentials = UpstreamCredentials
 }

@@ -36,7 +36,7 @@ public final class GraphQLClient: Sendable {
 
     let rules: Mutex<FreshnessRules>
     let timestamps: QueryTimestamps
-    let flights = InFlightRequests<FlightKey, NetworkOutcome>()
+    let flights = InFlightCalls<FlightKey, NetworkOutcome>()
     let backgroundTasks = BackgroundTasks()
 
     /// Creates a session's client.

@@ -120,6 +120,7 @@ public final class CacheHub: Sendable {
     {
         let scope = CacheScope.session(id)
         let jar = credentials.cookieJar ?? CookieJar()
+        let sessionCredentials = UpstreamCredentials(headers: credentials.headers, cookieJar: jar)
         let accounts = AccountResolver(configuration: configuration.accounts)
         var restConfiguration = configuration.rest
         let links = configuration.entityLinks
@@ -146,7 +147,7 @@ public final class CacheHub: Sendable {
             baseURL: configuration.restBaseURL,
             client: client,
             cache: CacheManager(store: restStore, scope: scope),
-            credentials: APIService.Credentials(headers: credentials.headers, cookieJar: jar),
+            credentials: sessionCredentials,
             configuration: restConfiguration,
             clock: clock
         )
@@ -159,7 +160,7 @@ public final class CacheHub: Sendable {
                 transport: client,
                 store: graphQLStore,
                 scope: scope,
-                credentials: GraphQLClient.Credentials(headers: credentials.headers, cookieJar: jar),
+                credentials: sessionCredentials,
                 configuration: graphQLConfiguration,
                 cacheConfig: GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness),
                 documents: documents

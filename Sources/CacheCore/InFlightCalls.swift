@@ -1,12 +1,11 @@
 import Synchronization
 
-/// In-flight de-duplication: concurrent calls with the same key share one run of the work.
+/// One upstream call for all concurrent callers with the same key: the first caller leads, the others wait for
+/// its value. REST's `CachedRequestStateManager` and the GraphQL client both de-duplicate through it.
 ///
-/// The work runs in its own task, detached from any single caller, so a caller that cancels stops waiting
-/// without cancelling the work for the others. The entry goes when the work ends, so the next call after a
-/// failure tries again. (The same mechanism as RESTCache's `CachedRequestStateManager`, which this module
-/// cannot import.)
-final class InFlightRequests<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+/// The call runs in its own task, detached from any single caller, so one caller cancelling leaves the others
+/// (and the call) alone. The key is released when the call ends, so the next call after a failure tries again.
+public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private final class Flight: Sendable {
         struct State {
             var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
@@ -18,26 +17,33 @@ final class InFlightRequests<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     private let flights = Mutex<[Key: Flight]>([:])
+    private let releases = Mutex(InFlightReleaseStatistics())
 
-    init() {}
+    public init() {}
 
-    /// Work in flight now.
-    var count: Int {
+    /// Distinct calls in flight now.
+    public var count: Int {
         flights.withLock { $0.count }
     }
 
-    /// Callers waiting for the work under `key` (zero when none is in flight).
-    func waiterCount(for key: Key) -> Int {
+    /// How many callers wait for the call with this key (zero when none is in flight).
+    public func waiterCount(for key: Key) -> Int {
         guard let flight = flights.withLock({ $0[key] }) else {
             return 0
         }
         return flight.state.withLock { $0.waiters.count }
     }
 
-    /// Runs `work` once for every concurrent caller with the same key.
-    /// - Returns: the value and whether this caller joined another's run; `nil` when this caller's task was
-    ///   cancelled while waiting.
-    func run(_ key: Key, work: @escaping @Sendable () async -> Value) async -> (value: Value, joined: Bool)? {
+    /// How quickly waiters were handed their leader's value.
+    public var releaseStatistics: InFlightReleaseStatistics {
+        releases.withLock { $0 }
+    }
+
+    /// Runs `work` once for all concurrent callers with the same key.
+    ///
+    /// - Returns: the value and whether this caller joined another's call, or nil when this caller's task was
+    ///   cancelled while waiting (the call itself goes on for the others).
+    public func run(_ key: Key, work: @escaping @Sendable () async -> Value) async -> (value: Value, joined: Bool)? {
         let (flight, isLeader) = flights.withLock { flights -> (Flight, Bool) in
             if let flight = flights[key] {
                 return (flight, false)
@@ -59,6 +65,8 @@ final class InFlightRequests<Key: Hashable & Sendable, Value: Sendable>: Sendabl
     }
 
     private func land(_ flight: Flight, key: Key, value: Value) {
+        let clock = ContinuousClock()
+        let landed = clock.now
         flights.withLock { flights in
             if flights[key] === flight {
                 flights[key] = nil
@@ -71,6 +79,17 @@ final class InFlightRequests<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         }
         for waiter in waiters {
             waiter.resume(returning: value)
+        }
+        // The leader itself is one of the waiters; count the calls that others joined.
+        guard waiters.count > 1 else {
+            return
+        }
+        let duration = clock.now - landed
+        releases.withLock { statistics in
+            statistics.sharedFlights += 1
+            statistics.waitersReleased += waiters.count
+            statistics.lastReleaseDuration = duration
+            statistics.maximumReleaseDuration = max(statistics.maximumReleaseDuration, duration)
         }
     }
 
@@ -100,4 +119,18 @@ final class InFlightRequests<Key: Hashable & Sendable, Value: Sendable>: Sendabl
             waiter?.resume(returning: nil)
         }
     }
+}
+
+/// How quickly de-duplicated callers were handed their leader's value.
+public struct InFlightReleaseStatistics: Sendable, Equatable {
+    /// Calls that had at least one waiter besides the leader.
+    public var sharedFlights = 0
+    /// Callers handed a value in those calls, leaders included.
+    public var waitersReleased = 0
+    /// From the leader's value to the last caller resumed, for the most recent shared call.
+    public var lastReleaseDuration: Duration = .zero
+    /// The longest such release so far.
+    public var maximumReleaseDuration: Duration = .zero
+
+    public init() {}
 }

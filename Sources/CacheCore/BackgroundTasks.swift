@@ -2,7 +2,7 @@ import Synchronization
 
 /// Tasks started in the background (refreshes of `returnCacheDataAndFetch`, background refetches), so tests
 /// and shutdown can wait for them.
-final class BackgroundTasks: Sendable {
+public final class BackgroundTasks: Sendable {
     private struct State {
         var nextID = 0
         var tasks: [Int: Task<Void, Never>] = [:]
@@ -10,11 +10,11 @@ final class BackgroundTasks: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
     /// Starts `work` in a task of its own; returns the task.
     @discardableResult
-    func start(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    public func start(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -29,7 +29,7 @@ final class BackgroundTasks: Sendable {
     }
 
     /// Waits until every task started so far (and any they start) has finished.
-    func drain() async {
+    public func drain() async {
         while let task = state.withLock({ $0.tasks.values.first }) {
             await task.value
         }
