@@ -1,7 +1,7 @@
 /// In-flight de-duplication (the seed's `CachedRequestStateManager`): concurrent identical requests (same scope and
 /// key) make one upstream call, and every waiter gets the leader's result.
 ///
-/// The mechanism is CacheCore's ``InFlightCalls`` (shared with the GraphQL client); this type keeps the seed's name
+/// The mechanism is CacheCore's `InFlightCalls` (shared with the GraphQL client); this type keeps the seed's name
 /// and lets requests of different response types share one manager: a waiter whose type differs from the
 /// leader's fetches on its own.
 public final class CachedRequestStateManager: Sendable {
