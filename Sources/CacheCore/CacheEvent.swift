@@ -16,6 +16,9 @@ public enum CacheEvent: Hashable, Sendable {
     case cleared(ClearReport)
     case networkCall(scope: CacheScope, key: String, status: Int?, duration: Duration)
     case deduplicatedJoin(scope: CacheScope, key: String)
+    /// A session ended (logout, idle expiry, eviction, another principal on its id, memory pressure); everything
+    /// it held was cleared.
+    case sessionEnded(scope: CacheScope, reason: ClearReason)
 }
 
 /// Why an entry was evicted.

@@ -3,6 +3,11 @@
 public enum ClearReason: Hashable, Sendable {
     case logout
     case sessionExpired
+    /// The session id came back with another verified principal: the old session ended before anything was
+    /// served.
+    case principalChanged
+    /// The bound on live sessions was reached and this session was the least recently used.
+    case sessionEvicted
     case accountSwitch
     /// The user asked for fresh data (pull-to-refresh in the seeds).
     case userRefresh
@@ -23,6 +28,8 @@ extension ClearReason: CustomStringConvertible {
         switch self {
         case .logout: return "logout"
         case .sessionExpired: return "sessionExpired"
+        case .principalChanged: return "principalChanged"
+        case .sessionEvicted: return "sessionEvicted"
         case .accountSwitch: return "accountSwitch"
         case .userRefresh: return "userRefresh"
         case .mutation: return "mutation"

@@ -11,7 +11,10 @@ public final class APIService: Sendable {
     public let baseURL: String
     public let client: CurlHTTPClient
     public let cache: any Caching
-    public let credentials: Credentials
+    /// The session's credentials in force: read when a request starts, so a request in flight keeps what it
+    /// started with. Changed by ``updateCredentials(_:)`` (a token refresh).
+    public var credentials: Credentials { currentCredentials.withLock { $0 } }
+    private let currentCredentials: Mutex<Credentials>
     public let configuration: Configuration
     /// In-flight de-duplication; shareable between services of the same scope.
     public let requestStates: CachedRequestStateManager
@@ -33,10 +36,16 @@ public final class APIService: Sendable {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
         self.cache = cache
-        self.credentials = credentials
+        self.currentCredentials = Mutex(credentials)
         self.configuration = configuration
         self.clock = clock
         self.requestStates = requestStates
+    }
+
+    /// Replaces the credentials later requests carry (a refreshed access token); cached entries stay. The cookie
+    /// jar is the new credentials' own: pass the old jar to keep the upstream cookies.
+    public func updateCredentials(_ credentials: Credentials) {
+        currentCredentials.withLock { $0 = credentials }
     }
 
     /// Performs a request under its cache policy (the seed's signature).

@@ -28,11 +28,11 @@ struct UnifiedSuite: BenchSuite {
         let result = BenchResponse.generate(accounts: 100, transactions: 20)
         let small = BenchResponse.generate(accounts: 1, transactions: 2)
         for index in 0..<others {
-            let session = try hub.session(id: "other-\(index)", credentials: .none)
+            let session = hub.session(id: "other-\(index)", principal: VerifiedPrincipal("user-\(index)"), credentials: .none)
             fillREST(hub, scope: session.scope, count: 10)
             try GraphQLSuite.write(small, operation: document, into: hub.graphQLStore, scope: session.scope)
         }
-        let loaded = try hub.session(id: "loaded", credentials: .none)
+        let loaded = hub.session(id: "loaded", principal: VerifiedPrincipal("loaded-user"), credentials: .none)
         func refill() throws {
             fillREST(hub, scope: loaded.scope, count: 10_000)
             try GraphQLSuite.write(result, operation: document, into: hub.graphQLStore, scope: loaded.scope)

@@ -15,8 +15,10 @@ struct Walkthrough {
             settings: SettingsStore(),
             clock: clock
         )
-        let alice = try hub.session(id: "alice-session", credentials: .bearer(FixtureTenant.User.alice.token))
-        let bob = try hub.session(id: "bob-session", credentials: .bearer(FixtureTenant.User.bob.token))
+        let alice = hub.session(
+            id: "alice-session", principal: VerifiedPrincipal("alice"), credentials: .bearer(FixtureTenant.User.alice.token))
+        let bob = hub.session(
+            id: "bob-session", principal: VerifiedPrincipal("bob"), credentials: .bearer(FixtureTenant.User.bob.token))
         let table = StepTable(tenant: tenant)
         try await table.start()
 

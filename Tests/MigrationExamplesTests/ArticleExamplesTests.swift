@@ -33,8 +33,8 @@ private struct ArticleHub {
         )
     }
 
-    func session(_ user: FixtureTenant.User) throws -> CacheSession {
-        try hub.session(id: "session-\(user.rawValue)", credentials: .bearer(user.token))
+    func session(_ user: FixtureTenant.User) -> CacheSession {
+        hub.session(id: "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue), credentials: .bearer(user.token))
     }
 }
 
@@ -52,8 +52,8 @@ struct ArticleExamplesTests {
     @Test("the session's own cache part goes with the session, and only that session's part")
     func sessionCachePart() async throws {
         let fixture = try await ArticleHub("articlepart")
-        _ = try fixture.session(.alice)
-        _ = try fixture.session(.bob)
+        _ = fixture.session(.alice)
+        _ = fixture.session(.bob)
         fixture.templates.store("<p>alice</p>", template: "dashboard", sessionID: "session-alice")
         fixture.templates.store("<p>bob</p>", template: "dashboard", sessionID: "session-bob")
 
@@ -68,7 +68,7 @@ struct ArticleExamplesTests {
     @Test("per-field freshness beats per-type freshness: balances age in 10 s, other account fields in 60 s")
     func graphQLFreshness() async throws {
         let fixture = try await ArticleHub("articlefresh")
-        let alice = try fixture.session(.alice)
+        let alice = fixture.session(.alice)
         let balance = accountQuery("balance")
         let name = accountQuery("name")
         _ = try await alice.graphQL.fetch(operation: balance).get()
@@ -84,8 +84,8 @@ struct ArticleExamplesTests {
     @Test("feature flags are fetched once for every session, and one session's clear leaves the shared copy")
     func sharedFeatureFlags() async throws {
         let fixture = try await ArticleHub("articleshared")
-        let alice = try fixture.session(.alice)
-        let bob = try fixture.session(.bob)
+        let alice = fixture.session(.alice)
+        let bob = fixture.session(.bob)
         _ = try await alice.rest.perform(with: FeatureFlagsRequest()).get()
 
         #expect(try await bob.rest.performWithSource(with: FeatureFlagsRequest()).get().source == .cache)
@@ -100,7 +100,7 @@ struct ArticleExamplesTests {
     @Test("stale-while-revalidate serves the stale profile within the grace period and refreshes it once")
     func staleWhileRevalidate() async throws {
         let fixture = try await ArticleHub("articleswr")
-        let alice = try fixture.session(.alice)
+        let alice = fixture.session(.alice)
         _ = try await alice.rest.perform(with: ProfileRequest()).get()
 
         fixture.clock.advance(seconds: 90)  // the upstream's max-age=60 capped the 300 s: 30 s into the grace
@@ -117,7 +117,7 @@ struct ArticleExamplesTests {
     @Test("past the grace period the profile is fetched before answering")
     func staleBeyondGrace() async throws {
         let fixture = try await ArticleHub("articleswrlate")
-        let alice = try fixture.session(.alice)
+        let alice = fixture.session(.alice)
         _ = try await alice.rest.perform(with: ProfileRequest()).get()
 
         fixture.clock.advance(seconds: 121)
@@ -128,7 +128,7 @@ struct ArticleExamplesTests {
     @Test("the operator's view counts the session's entries and shows neither values nor identifiers")
     func operatorViewRedacts() async throws {
         let fixture = try await ArticleHub("articleview")
-        let alice = try fixture.session(.alice)
+        let alice = fixture.session(.alice)
         _ = try await alice.rest.perform(with: ProfileRequest()).get()
 
         let view = operatorView(of: alice)
@@ -142,7 +142,7 @@ struct ArticleExamplesTests {
     @Test("the logging observer reports clears with fingerprints instead of session ids")
     func loggingObserverLogsClears() async throws {
         let fixture = try await ArticleHub("articlelog")
-        let alice = try fixture.session(.alice)
+        let alice = fixture.session(.alice)
         _ = try await alice.rest.perform(with: ProfileRequest()).get()
 
         await fixture.hub.endSession(id: "session-alice")

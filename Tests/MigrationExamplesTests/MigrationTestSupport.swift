@@ -16,9 +16,9 @@ struct MigrationFixture {
     }
 
     /// Alice's session: accounts 101 and 102.
-    func alice() throws -> CacheSession { try bff.session("session-alice", token: FixtureTenant.User.alice.token) }
+    func alice() -> CacheSession { bff.session("session-alice", userID: "alice", token: FixtureTenant.User.alice.token) }
     /// Bob's session: accounts 201 and 202.
-    func bob() throws -> CacheSession { try bff.session("session-bob", token: FixtureTenant.User.bob.token) }
+    func bob() -> CacheSession { bff.session("session-bob", userID: "bob", token: FixtureTenant.User.bob.token) }
 
     /// Upstream calls the tenant counted for a REST route (`"GET /api/accounts"`).
     func calls(_ route: String) async throws -> Int { try await tenant.counters().route(route) }

@@ -12,11 +12,11 @@ struct Step3BalancesToGraphQLTests {
         let fixture = try await MigrationFixture("migstep3same")
         let bff = fixture.bff
 
-        let rest = try await bff.balance(sessionID: "session-alice", token: "token-alice", accountId: "102")
+        let rest = try await bff.balance(sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "102")
         let graphQL = try await bff.balanceFromGraphQL(
-            sessionID: "session-alice", token: "token-alice", accountId: "102")
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "102")
         let cached = try await bff.balanceFromGraphQL(
-            sessionID: "session-alice", token: "token-alice", accountId: "102")
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "102")
 
         #expect(graphQL == rest)
         #expect(cached == rest)
@@ -26,8 +26,8 @@ struct Step3BalancesToGraphQLTests {
     @Test("clearBalancesCache() clears the REST balance and its GraphQL successor, and nothing else")
     func oneClearForBothProtocols() async throws {
         let fixture = try await MigrationFixture("migstep3clear")
-        let alice = try fixture.alice()
-        let bob = try fixture.bob()
+        let alice = fixture.alice()
+        let bob = fixture.bob()
         _ = try await alice.rest.perform(with: BalanceRequest(accountId: "101")).get()
         _ = try await alice.graphQL.fetch(query: AccountBalanceQuery(accountId: "101")).get()
         _ = try await alice.rest.perform(with: AccountsRequest()).get()
@@ -57,16 +57,16 @@ struct Step3BalancesToGraphQLTests {
         let fixture = try await MigrationFixture("migstep3foreign")
         await #expect(throws: GraphQLCacheError.self) {
             _ = try await fixture.bff.balanceFromGraphQL(
-                sessionID: "session-bob", token: "token-bob", accountId: "101")
+                sessionID: "session-bob", userID: "bob", token: "token-bob", accountId: "101")
         }
-        #expect(try fixture.bob().cacheManager.getCacheStatistics().graphQLRecords == 0)
+        #expect(fixture.bob().cacheManager.getCacheStatistics().graphQLRecords == 0)
     }
 
     @Test("a domain of your own is cleared by its method, in GraphQL, and the balances stay")
     func customDomain() async throws {
         let fixture = try await MigrationFixture(
             "migstep3search", settings: SettingsStore(settings: settingsWithSearchDomain()))
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         _ = try await alice.graphQL.fetch(operation: searchOperation).get()
         _ = try await alice.graphQL.fetch(query: AccountBalanceQuery(accountId: "101")).get()
 
@@ -86,7 +86,7 @@ struct Step3BalancesToGraphQLTests {
     @Test("without the declaration the clear reports an unknown domain and removes nothing")
     func undeclaredDomain() async throws {
         let fixture = try await MigrationFixture("migstep3undeclared")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         _ = try await alice.graphQL.fetch(operation: searchOperation).get()
 
         let report = await alice.cacheManager.clearSearchCache()

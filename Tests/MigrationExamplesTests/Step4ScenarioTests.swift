@@ -22,8 +22,8 @@ struct Step4ScenarioTests {
     @Test("logout and session expiry remove everything of one session, cookies included, and forget it")
     func endSession() async throws {
         let fixture = try await MigrationFixture("migstep4logout")
-        let alice = try fixture.alice()
-        let bob = try fixture.bob()
+        let alice = fixture.alice()
+        let bob = fixture.bob()
         try await populateBalances(alice)
         try await populateBalances(bob, accountId: "201")
         _ = try await fixture.bff.hub.client.execute(
@@ -37,7 +37,7 @@ struct Step4ScenarioTests {
         #expect(logout.entries == 1 && logout.records > 0 && logout.cookies == 1)
         #expect(alice.cookieJar.cookies().isEmpty)
         #expect(fixture.bff.hub.sessionCount == 0)
-        let again = try fixture.alice()
+        let again = fixture.alice()
         #expect(again !== alice)
         #expect(!(await isCachedInGraphQL(again, accountId: "101")))
     }
@@ -45,11 +45,11 @@ struct Step4ScenarioTests {
     @Test("ending one session leaves the other; ending an unknown one does nothing")
     func endSessionLeavesOthers() async throws {
         let fixture = try await MigrationFixture("migstep4other")
-        let bob = try fixture.bob()
+        let bob = fixture.bob()
         try await populateBalances(bob, accountId: "201")
 
         #expect(await fixture.bff.endSession("session-nobody") == nil)
-        _ = try fixture.alice()
+        _ = fixture.alice()
         #expect(await fixture.bff.endSession("session-alice") != nil)
 
         #expect(try await bob.rest.performWithSource(with: BalanceRequest(accountId: "201")).get().source == .cache)
@@ -59,7 +59,7 @@ struct Step4ScenarioTests {
     @Test("an account switch removes that account in both protocols; the other account stays")
     func accountSwitch() async throws {
         let fixture = try await MigrationFixture("migstep4switch")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice, accountId: "101")
         try await populateBalances(alice, accountId: "102")
 
@@ -76,7 +76,7 @@ struct Step4ScenarioTests {
     @Test("switching away from an account the session never read removes nothing")
     func accountSwitchUnknown() async throws {
         let fixture = try await MigrationFixture("migstep4switchnone")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
 
         let report = await fixture.bff.switchAccount(alice, from: "999")
@@ -88,7 +88,7 @@ struct Step4ScenarioTests {
     @Test("pull-to-refresh fetches both protocols once and stores what it got")
     func pullToRefresh() async throws {
         let fixture = try await MigrationFixture("migstep4refresh")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
 
         let refreshed = try await fixture.bff.refreshBalances(alice, accountId: "101")
@@ -102,7 +102,7 @@ struct Step4ScenarioTests {
     @Test("a refresh the upstream fails throws, and the cached balance is still served")
     func pullToRefreshFailure() async throws {
         let fixture = try await MigrationFixture("migstep4refreshfail")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
         try await fixture.tenant.inject(.status(503), route: "GET /api/accounts/101/balance")
 
@@ -118,7 +118,7 @@ struct Step4ScenarioTests {
     @Test("a stale timeout needs no call: past 30 s both protocols fetch again by themselves")
     func staleTimeout() async throws {
         let fixture = try await MigrationFixture("migstep4stale")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
 
         fixture.clock.advance(seconds: 29)
@@ -132,7 +132,7 @@ struct Step4ScenarioTests {
     @Test("clearing the timestamps makes every cached GraphQL answer stale at once, without removing it")
     func expireGraphQLAnswers() async throws {
         let fixture = try await MigrationFixture("migstep4timestamps")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
 
         let report = await fixture.bff.expireGraphQLAnswers(alice)
@@ -148,7 +148,7 @@ struct Step4ScenarioTests {
     @Test("error recovery drops the query's cached answer and fetches it again")
     func errorRecovery() async throws {
         let fixture = try await MigrationFixture("migstep4recover")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
 
         let recovered = try await fixture.bff.recoverBalance(alice, accountId: "101").get()
@@ -161,7 +161,7 @@ struct Step4ScenarioTests {
     @Test("a recovery the upstream fails is a typed error; the session's other cached data stays")
     func errorRecoveryFailure() async throws {
         let fixture = try await MigrationFixture("migstep4recoverfail")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
         _ = try await alice.graphQL.fetch(operation: accountSummaryOperation).get()
         try await fixture.tenant.inject(.status(500), operation: "AccountBalance")
@@ -178,7 +178,7 @@ struct Step4ScenarioTests {
     @Test("a settings change applies at once: the changed domain is cleared and then follows its new policy")
     func settingsChange() async throws {
         let fixture = try await MigrationFixture("migstep4settings")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
         _ = try await alice.rest.perform(with: AccountsRequest()).get()
         let file = try TemporarySettingsFile(#"{ "domains": { "balances": { "policy": "never" } } }"#)
@@ -196,7 +196,7 @@ struct Step4ScenarioTests {
     @Test("a broken settings file is refused with its place; the settings and the cache stay as they were")
     func brokenSettings() async throws {
         let fixture = try await MigrationFixture("migstep4broken")
-        let alice = try fixture.alice()
+        let alice = fixture.alice()
         try await populateBalances(alice)
         let before = fixture.bff.hub.settings.current
         let file = try TemporarySettingsFile(#"{ "domains": { "balances": { "policy": "sometimes" } } }"#)

@@ -9,7 +9,7 @@ struct AccountClearTests {
     @Test("pairs learned from an upstream answer let a token clear remove entries recorded by id, and back")
     func learnedPairs() async throws {
         let harness = try await FacadeHarness("accounts")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: CachedGET(path: "/api/accounts", key: "accountSummary.list")).get()
         #expect(alice.accounts.identifiers(of: "atok-101") == ["atok-101", "101"])
 
@@ -31,7 +31,7 @@ struct AccountClearTests {
     @Test("an account clear also finds entries whose answer describes the account (entity links)")
     func entityKeyedEntries() async throws {
         let harness = try await FacadeHarness("accountsentity")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         let balance = CachedGET(path: "/api/accounts/101/balance", key: "balances.101")  // no accountIds declared
         let other = CachedGET(path: "/api/accounts/102/balance", key: "balances.102")
         _ = try await alice.rest.perform(with: balance).get()
@@ -44,7 +44,7 @@ struct AccountClearTests {
     @Test("an unknown account clears nothing")
     func unknownAccount() async throws {
         let harness = try await FacadeHarness("accountsnone")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(
             with: CachedGET(
                 path: "/api/accounts/101/balance", key: "balances.101",

@@ -42,7 +42,7 @@ struct ClearAllResilienceTests {
             ),
             settings: SettingsStore()
         )
-        let alice = try hub.session(id: "s-alice", credentials: .bearer("token-alice"))
+        let alice = hub.session(id: "s-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await alice.rest.perform(with: CachedGET(path: "/api/accounts", key: "accountSummary.list")).get()
         #expect(await alice.graphQL.fetch(operation: summary).isSuccess)
 
@@ -61,7 +61,7 @@ struct ClearAllResilienceTests {
     func logoutDuringGraphQLFlight() async throws {
         let harness = try await FacadeHarness("gqlinflight")
         try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         let inFlight = Task { await alice.graphQL.fetch(operation: summary) }
         try await waitUntil { try await harness.counters().operation("AccountSummary") == 1 }
         await alice.cacheManager.clearAllCaches()
@@ -73,7 +73,7 @@ struct ClearAllResilienceTests {
     @Test("a token clear reaches the account's GraphQL record through the learned id")
     func tokenClearReachesGraphQL() async throws {
         let harness = try await FacadeHarness("tokengql")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: CachedGET(path: "/api/accounts", key: "accountSummary.list")).get()
         let balance = UntypedGraphQLOperation(
             document: "query AccountBalance($id: ID!) { account(id: $id) { id balance } }",

@@ -47,7 +47,7 @@ struct EntityLinkTests {
     @Test("a GraphQL makePayment invalidates the cached REST balance of that account")
     func graphQLMutationInvalidatesREST() async throws {
         let harness = try await FacadeHarness("linkgql")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: restBalance).get()
         let other = CachedGET(path: "/api/accounts/102/balance", key: "balances.102")
         _ = try await alice.rest.perform(with: other).get()
@@ -63,7 +63,7 @@ struct EntityLinkTests {
     @Test("a GraphQL query that writes the same account leaves the REST balance cached")
     func graphQLQueryDoesNotInvalidateREST() async throws {
         let harness = try await FacadeHarness("linkquery")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: restBalance).get()
         #expect(await alice.graphQL.fetch(operation: graphQLBalance).isSuccess)
         #expect(try await alice.rest.performWithSource(with: restBalance).get().source == .cache)
@@ -72,7 +72,7 @@ struct EntityLinkTests {
     @Test("a REST POST /api/payments evicts the account's balance fields from the normalized store, nothing more")
     func restMutationEvictsGraphQLFields() async throws {
         let harness = try await FacadeHarness("linkrest")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         #expect(await alice.graphQL.fetch(operation: graphQLBalance).isSuccess)
         #expect(await alice.graphQL.fetch(operation: graphQLSummary).isSuccess)
 

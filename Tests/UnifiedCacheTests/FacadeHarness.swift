@@ -22,8 +22,8 @@ struct FacadeHarness {
         )
     }
 
-    func session(_ user: FixtureTenant.User) throws -> CacheSession {
-        try hub.session(id: "session-\(user.rawValue)", credentials: .bearer(user.token))
+    func session(_ user: FixtureTenant.User) -> CacheSession {
+        hub.session(id: "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue), credentials: .bearer(user.token))
     }
 
     func counters() async throws -> FixtureCounters { try await tenant.counters() }

@@ -42,8 +42,8 @@ struct GranularClearGraphQLTests {
     func featureClear(index: Int) async throws {
         let (domain, clear) = granularMethods[index]
         let harness = try await FacadeHarness("gqlgranular\(index)")
-        let alice = try harness.session(.alice)
-        let bob = try harness.session(.bob)
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
         for (session, account) in [(alice, "101"), (bob, "201")] {
             for (feature, operation) in featureQueries(accountId: account) {
                 let result = await session.graphQL.fetch(operation: operation)

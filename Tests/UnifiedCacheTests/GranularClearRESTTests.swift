@@ -35,8 +35,8 @@ struct GranularClearRESTTests {
     func featureClear(index: Int) async throws {
         let (domain, clear) = granularMethods[index]
         let harness = try await FacadeHarness("granular\(index)")
-        let alice = try harness.session(.alice)
-        let bob = try harness.session(.bob)
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
         for (session, account) in [(alice, "101"), (bob, "201")] {
             for (_, request) in featureRequests(accountId: account) {
                 guard case .success = await session.rest.perform(with: request) else {
@@ -61,7 +61,7 @@ struct GranularClearRESTTests {
     @Test("uplifted entries survive feature and account clears, not clearCache()")
     func upliftedSurvival() async throws {
         let harness = try await FacadeHarness("uplifted")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         let uplifted = CachedGET(
             path: "/api/accounts/101/balance", key: "balances.101", accounts: ["101"], isUplifted: true)
         _ = try await alice.rest.perform(with: uplifted).get()

@@ -10,8 +10,8 @@ struct HubObservabilityTests {
     @Test("session statistics are the session's own; hub metrics carry no session id")
     func statisticsAndMetrics() async throws {
         let harness = try await FacadeHarness("observability")
-        let alice = try harness.session(.alice)
-        let bob = try harness.session(.bob)
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
         let request = CachedGET(path: "/api/accounts", key: "accountSummary.list")
         _ = try await alice.rest.perform(with: request).get()
         _ = try await alice.rest.perform(with: request).get()
@@ -36,7 +36,7 @@ struct HubObservabilityTests {
     @Test("an export shows keys and sizes but redacts values and identifiers unless asked")
     func exportRedacts() async throws {
         let harness = try await FacadeHarness("export")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         struct Profile: Decodable, Sendable { var email: String }
         struct ProfileRequest: RequestType {
             typealias Response = Profile
@@ -51,7 +51,7 @@ struct HubObservabilityTests {
         #expect(!redacted.contains("\"101\""))
         let revealed = alice.cacheManager.exportCacheContents(redaction: .revealingEverything)
         #expect(revealed.contains("alice@example.com"))
-        let bobExport = try harness.session(.bob).cacheManager.exportCacheContents(redaction: .revealingEverything)
+        let bobExport = harness.session(.bob).cacheManager.exportCacheContents(redaction: .revealingEverything)
         #expect(!bobExport.contains("alice@example.com"))
     }
 }

@@ -11,9 +11,9 @@ struct HubSessionTests {
     @Test("the same session id gives the same session; different ids never share entries")
     func sessionsAreSeparate() async throws {
         let harness = try await FacadeHarness("hubsessions")
-        let alice = try harness.session(.alice)
-        let bob = try harness.session(.bob)
-        #expect(try harness.session(.alice) === alice)
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
+        #expect(harness.session(.alice) === alice)
         _ = try await alice.rest.perform(with: accounts).get()
         #expect(try await bob.rest.performWithSource(with: accounts).get().source == .network)
         #expect(try await harness.counters().route("GET /api/accounts") == 2)
@@ -23,8 +23,8 @@ struct HubSessionTests {
     @Test("ending a session drops its entries and cookies at once and leaves the other session")
     func endSession() async throws {
         let harness = try await FacadeHarness("hubend")
-        let alice = try harness.session(.alice)
-        let bob = try harness.session(.bob)
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
         _ = try await alice.rest.perform(with: accounts).get()
         _ = try await bob.rest.perform(with: accounts).get()
         _ = try await harness.hub.client.execute(
@@ -46,7 +46,7 @@ struct HubSessionTests {
     func logoutDuringFlight() async throws {
         let harness = try await FacadeHarness("hubinflight")
         try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         let inFlight = Task { await alice.rest.performWithSource(with: accounts) }
         try await waitUntil { try await harness.counters().route("GET /api/accounts") == 1 }
         await alice.cacheManager.clearAllCaches()

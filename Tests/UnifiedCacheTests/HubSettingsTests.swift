@@ -17,7 +17,7 @@ struct HubSettingsTests {
                 {"domains": {"balances": {"policy": "never"}, "payees": {"policy": 30}}}
                 """#))
         let harness = try await FacadeHarness("settingspolicy", settings: settings)
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: balance).get()
         #expect(try await alice.rest.performWithSource(with: balance).get().source == .network)
         _ = try await alice.rest.perform(with: payees).get()
@@ -30,7 +30,7 @@ struct HubSettingsTests {
     @Test("a reload that changes a domain's policy can clear that domain in every live session")
     func reloadClearsAffectedDomains() async throws {
         let harness = try await FacadeHarness("settingsreload")
-        let alice = try harness.session(.alice)
+        let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: balance).get()
         _ = try await alice.rest.perform(with: payees).get()
         let json = Data(#"{"domains": {"balances": {"policy": 10}}}"#.utf8)

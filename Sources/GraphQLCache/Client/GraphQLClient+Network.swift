@@ -79,6 +79,7 @@ extension GraphQLClient {
     /// POSTs the operation (or GETs a query, when configured) with the session's credentials; counts the call.
     private func send(_ request: PreparedRequest) async -> Result<CurlHTTPClient.Response, GraphQLCacheError> {
         var headers = configuration.headers
+        let credentials = credentials
         for (name, value) in credentials.headers {
             headers.replaceOrAdd(name: name, value: value)
         }

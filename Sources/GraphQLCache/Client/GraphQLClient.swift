@@ -27,8 +27,10 @@ public final class GraphQLClient: Sendable {
     public let store: GraphQLNormalizedStore
     /// The session's scope: everything this client reads and writes lives there.
     public let scope: CacheScope
-    /// The session's credentials.
-    public let credentials: Credentials
+    /// The session's credentials in force: read when an operation is sent, so one in flight keeps what it
+    /// started with. Changed by ``updateCredentials(_:)`` (a token refresh).
+    public var credentials: Credentials { currentCredentials.withLock { $0 } }
+    private let currentCredentials: Mutex<Credentials>
     /// Transport and answer handling.
     public let configuration: Configuration
     /// Parsed documents, shareable between the clients of all sessions.
@@ -59,11 +61,17 @@ public final class GraphQLClient: Sendable {
         self.transport = transport
         self.store = store
         self.scope = scope
-        self.credentials = credentials
+        self.currentCredentials = Mutex(credentials)
         self.configuration = configuration
         self.documents = documents
         self.rules = Mutex(FreshnessRules(cacheConfig))
         self.timestamps = QueryTimestamps(limit: configuration.maximumTrackedQueries)
+    }
+
+    /// Replaces the credentials later operations carry (a refreshed access token); cached records stay. The
+    /// cookie jar is the new credentials' own: pass the old jar to keep the upstream cookies.
+    public func updateCredentials(_ credentials: Credentials) {
+        currentCredentials.withLock { $0 = credentials }
     }
 
     // MARK: - Freshness rules

@@ -34,6 +34,24 @@ extension CacheHub {
         public var entityLinks: EntityLinks
         /// Caches of your own cleared with each session (logout, expiry). Default: none.
         public var sessionCacheParts: [any SessionCachePart]
+        /// When idle sessions end and expired data is purged without anyone asking. Default: every 10 s, with a
+        /// 60 s grace for expired REST entries.
+        public var maintenance: Maintenance
+
+        /// The hub's periodic housekeeping (see ``CacheHub/runMaintenance()``).
+        public struct Maintenance: Sendable {
+            /// How often the hub ends idle sessions and purges expired data; nil turns the task off (tests with a
+            /// manual clock, or a server that calls ``CacheHub/runMaintenance()`` itself). Default 10 seconds.
+            public var interval: Duration?
+            /// How long expired data is kept past its expiry before the purge removes it: stale entries serve
+            /// stale-while-revalidate, stale-if-error and ETag revalidation. Default 60 seconds.
+            public var expiredDataGrace: Duration
+
+            public init(interval: Duration? = .seconds(10), expiredDataGrace: Duration = .seconds(60)) {
+                self.interval = interval
+                self.expiredDataGrace = expiredDataGrace
+            }
+        }
 
         public init(
             restBaseURL: String,
@@ -47,7 +65,8 @@ extension CacheHub {
             accounts: AccountResolver.Configuration = .init(),
             accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"],
             entityLinks: EntityLinks = .banking,
-            sessionCacheParts: [any SessionCachePart] = []
+            sessionCacheParts: [any SessionCachePart] = [],
+            maintenance: Maintenance = Maintenance()
         ) {
             self.restBaseURL = restBaseURL
             self.graphQLEndpoint = graphQLEndpoint
@@ -61,6 +80,7 @@ extension CacheHub {
             self.accountLearningPaths = accountLearningPaths
             self.entityLinks = entityLinks
             self.sessionCacheParts = sessionCacheParts
+            self.maintenance = maintenance
         }
     }
 }

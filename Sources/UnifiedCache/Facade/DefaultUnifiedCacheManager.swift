@@ -55,17 +55,16 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     public func clearEverything(operation: String = "clearAllCaches()", reason: ClearReason) async
         -> UnifiedClearReport
     {
+        var run = clearOwnParts(operation: operation, reason: reason)
+        await Self.clearExtraParts(extraParts, sessionID: sessionID, reason: reason, into: &run)
+        return run.finished()
+    }
+
+    /// The synchronous part of a whole-session clear: REST, GraphQL, timestamps and cookies. Both stores' scopes
+    /// are detached in constant time and move to a new generation, so nothing in flight lands afterwards.
+    func clearOwnParts(operation: String, reason: ClearReason) -> ClearRun {
         var run = ClearRun(operation, reason: reason)
-        run.part("rest") { part in
-            let report = rest.store.clear(scope: scope, reason: reason)
-            part.entries = report.entries
-            part.bytes = report.bytes
-        }
-        run.part("graphql") { part in
-            let report = graphQLStore.clear(scope: scope, reason: reason)
-            part.records = report.records
-            part.bytes = report.bytes
-        }
+        Self.clearStores(rest: rest.store, graphQL: graphQLStore, scope: scope, reason: reason, into: &run)
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
@@ -74,10 +73,39 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.cookies = jar.cookies().count
             jar.clear()
         }
-        for extra in extraParts {
+        return run
+    }
+
+    /// Drops the scope from both stores (constant time each).
+    static func clearStores(
+        rest: CacheStore,
+        graphQL: GraphQLNormalizedStore,
+        scope: CacheScope,
+        reason: ClearReason,
+        into run: inout ClearRun
+    ) {
+        run.part("rest") { part in
+            let report = rest.clear(scope: scope, reason: reason)
+            part.entries = report.entries
+            part.bytes = report.bytes
+        }
+        run.part("graphql") { part in
+            let report = graphQL.clear(scope: scope, reason: reason)
+            part.records = report.records
+            part.bytes = report.bytes
+        }
+    }
+
+    /// Clears the application's own session parts; each failure is reported and the others still run.
+    static func clearExtraParts(
+        _ parts: [any SessionCachePart],
+        sessionID: String,
+        reason: ClearReason,
+        into run: inout ClearRun
+    ) async {
+        for extra in parts {
             await run.part(extra.name) { _ in try await extra.clearAll(sessionID: sessionID, reason: reason) }
         }
-        return run.finished()
     }
 
     @discardableResult

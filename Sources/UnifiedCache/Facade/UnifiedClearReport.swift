@@ -72,7 +72,7 @@ public struct UnifiedClearReport: Sendable, CustomStringConvertible {
 }
 
 /// Runs the parts of a clear, timing each, and keeps going when one fails.
-struct ClearRun {
+struct ClearRun: Sendable {
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private(set) var report: UnifiedClearReport

@@ -65,6 +65,7 @@ private struct SettingsFile: Encodable {
 
     var timeouts: Timeouts
     var memory: CacheSettings.MemoryLimits
+    var sessions: CacheSettings.SessionLimits
     var clearAffectedDomainsOnChange: Bool
     var domainMap = "empty"
     var domains: [String: Domain]
@@ -72,6 +73,7 @@ private struct SettingsFile: Encodable {
     init(_ settings: CacheSettings) {
         timeouts = Timeouts(enabled: settings.isTimeoutEnabled, defaultTimeout: settings.defaultTimeout)
         memory = settings.memory
+        sessions = settings.sessions
         clearAffectedDomainsOnChange = settings.clearsAffectedDomainsOnChange
         var domains: [String: Domain] = [:]
         for domain in settings.domainMap.domains {

@@ -16,6 +16,10 @@ public enum SettingsEnvironmentVariable: String, CaseIterable, Sendable {
     case sessionMaxEntries = "UCACHE_SESSION_MAX_ENTRIES"
     /// ``CacheSettings/MemoryLimits/maxBytesPerSession``: a positive integer.
     case sessionMaxBytes = "UCACHE_SESSION_MAX_BYTES"
+    /// ``CacheSettings/SessionLimits/idleTimeoutSeconds``: seconds greater than zero.
+    case sessionIdleTimeout = "UCACHE_SESSION_IDLE_TIMEOUT"
+    /// ``CacheSettings/SessionLimits/maxSessions``: a positive integer.
+    case maxSessions = "UCACHE_MAX_SESSIONS"
     /// ``CacheSettings/clearsAffectedDomainsOnChange``: a boolean as for `UCACHE_TIMEOUTS_ENABLED`.
     case clearOnSettingsChange = "UCACHE_CLEAR_ON_SETTINGS_CHANGE"
 
@@ -55,6 +59,15 @@ extension CacheSettings {
         }
         if let text = value(.sessionMaxBytes) {
             settings.memory.maxBytesPerSession = try Self.positiveInteger(text, variable: .sessionMaxBytes)
+        }
+        if let text = value(.sessionIdleTimeout) {
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0 else {
+                throw Self.invalid(.sessionIdleTimeout, "expected a number of seconds > 0", text)
+            }
+            settings.sessions.idleTimeoutSeconds = seconds
+        }
+        if let text = value(.maxSessions) {
+            settings.sessions.maxSessions = try Self.positiveInteger(text, variable: .maxSessions)
         }
         let domainVariables = environment.keys.filter { $0.hasPrefix(SettingsEnvironmentVariable.domainPolicyPrefix) }
         for variable in domainVariables.sorted() {

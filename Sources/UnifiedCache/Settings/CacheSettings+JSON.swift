@@ -14,6 +14,7 @@ extension CacheSettings {
     ///     "maxEntriesPerSession": 10000,
     ///     "maxBytesPerSession": 67108864
     ///   },
+    ///   "sessions": { "idleTimeoutSeconds": 1800, "maxSessions": 100000 },
     ///   "clearAffectedDomainsOnChange": true,
     ///   "domainMap": "banking",
     ///   "domains": {
@@ -38,6 +39,7 @@ extension CacheSettings {
     /// - `timeouts.enabled` is ``isTimeoutEnabled``; `timeouts.default` is ``defaultTimeout`` in seconds, or
     ///   `"never"`.
     /// - `memory` holds ``MemoryLimits``, positive integers.
+    /// - `sessions` holds ``SessionLimits``: the idle timeout in seconds (> 0) and the maximum of live sessions.
     /// - `clearAffectedDomainsOnChange` is ``clearsAffectedDomainsOnChange``.
     /// - `domainMap` is the map the `domains` build on: `"banking"` (the default, ``CacheDomainMap/banking``) or
     ///   `"empty"` (only the domains of the file).
@@ -77,7 +79,9 @@ extension CacheSettings {
 private struct SettingsDocumentDecoder {
     let reader: SettingsReader
 
-    private static let topLevelKeys = ["timeouts", "memory", "clearAffectedDomainsOnChange", "domainMap", "domains"]
+    private static let topLevelKeys = [
+        "timeouts", "memory", "sessions", "clearAffectedDomainsOnChange", "domainMap", "domains",
+    ]
 
     func decode(_ document: SettingsJSON) throws(UnifiedCacheError) -> CacheSettings {
         var settings = CacheSettings()
@@ -87,6 +91,7 @@ private struct SettingsDocumentDecoder {
             switch key {
             case "timeouts": try decodeTimeouts(node, at: path, into: &settings)
             case "memory": settings.memory = try decodeMemory(node, at: path)
+            case "sessions": settings.sessions = try decodeSessions(node, at: path)
             case "clearAffectedDomainsOnChange":
                 settings.clearsAffectedDomainsOnChange = try reader.bool(node, at: path)
             case "domainMap": settings.domainMap = try decodeBaseMap(node, at: path)
@@ -139,6 +144,26 @@ private struct SettingsDocumentDecoder {
             }
         }
         return memory
+    }
+
+    private func decodeSessions(
+        _ node: SettingsJSON,
+        at path: SettingsPath
+    ) throws(UnifiedCacheError) -> CacheSettings.SessionLimits {
+        var sessions = CacheSettings.SessionLimits()
+        for (key, value) in try reader.members(of: node, at: path, allowed: ["idleTimeoutSeconds", "maxSessions"]) {
+            let valuePath = path.appending(key)
+            if key == "maxSessions" {
+                sessions.maxSessions = try reader.positiveInteger(value, at: valuePath)
+            } else {
+                let seconds = try reader.seconds(value, at: valuePath)
+                guard seconds > 0 else {
+                    throw reader.error("expected a number of seconds > 0, got \(seconds)", at: valuePath, value)
+                }
+                sessions.idleTimeoutSeconds = seconds
+            }
+        }
+        return sessions
     }
 
     private func decodeBaseMap(_ node: SettingsJSON, at path: SettingsPath) throws(UnifiedCacheError) -> CacheDomainMap

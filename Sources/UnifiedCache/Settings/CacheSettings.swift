@@ -28,6 +28,8 @@ public struct CacheSettings: Hashable, Sendable {
     }
     /// Memory limits of the process and of each session.
     public var memory: MemoryLimits
+    /// How long sessions live and how many may be live at once.
+    public var sessions: SessionLimits
     /// The domains the policies and the granular clears refer to. Default ``CacheDomainMap/banking``.
     public var domainMap: CacheDomainMap
     /// The seeds' `clear_cache_on_settings_change` (scenario 8): whether a reload clears the data of the domains
@@ -57,11 +59,32 @@ public struct CacheSettings: Hashable, Sendable {
         }
     }
 
+    /// How sessions end by themselves. Both limits must be positive.
+    ///
+    /// Most users never log out: without these, every session a BFF ever saw would stay in memory.
+    public struct SessionLimits: Hashable, Sendable, Codable {
+        /// Seconds a session may stay unused before it ends by itself with reason `.sessionExpired`, everything
+        /// cleared as at logout. Default 1,800 (30 minutes).
+        public var idleTimeoutSeconds: Double
+        /// Sessions that may be live at once; past it the least recently used session ends (an eviction).
+        /// Default 100,000.
+        public var maxSessions: Int
+
+        public init(idleTimeoutSeconds: Double = 1_800, maxSessions: Int = 100_000) {
+            self.idleTimeoutSeconds = idleTimeoutSeconds
+            self.maxSessions = maxSessions
+        }
+
+        /// The idle timeout as a duration.
+        public var idleTimeout: Duration { .milliseconds(Int64((idleTimeoutSeconds * 1_000).rounded())) }
+    }
+
     public init(
         defaultTimeout: Timeout = .seconds(300),
         isTimeoutEnabled: Bool = true,
         domainPolicies: [CacheDomain.Name: DomainCachePolicy] = [:],
         memory: MemoryLimits = MemoryLimits(),
+        sessions: SessionLimits = SessionLimits(),
         domainMap: CacheDomainMap = .banking,
         clearsAffectedDomainsOnChange: Bool = false
     ) {
@@ -69,6 +92,7 @@ public struct CacheSettings: Hashable, Sendable {
         self.isTimeoutEnabled = isTimeoutEnabled
         self.domainPolicies = domainPolicies.filter { $0.value != .default }
         self.memory = memory
+        self.sessions = sessions
         self.domainMap = domainMap
         self.clearsAffectedDomainsOnChange = clearsAffectedDomainsOnChange
     }
@@ -102,10 +126,19 @@ public struct CacheSettings: Hashable, Sendable {
             ("memory.processBudgetBytes", memory.processBudgetBytes),
             ("memory.maxEntriesPerSession", memory.maxEntriesPerSession),
             ("memory.maxBytesPerSession", memory.maxBytesPerSession),
+            ("sessions.maxSessions", sessions.maxSessions),
         ]
         for (place, value) in limits where value <= 0 {
             throw UnifiedCacheError(
                 code: .invalidSettings, message: "expected a positive integer, got \(value)", place: place)
+        }
+        let idle = sessions.idleTimeoutSeconds
+        guard idle.isFinite, idle > 0, idle <= 31_536_000 else {
+            throw UnifiedCacheError(
+                code: .invalidSettings,
+                message: "expected a number of seconds > 0 and at most a year, got \(idle)",
+                place: "sessions.idleTimeoutSeconds"
+            )
         }
         for name in domainPolicies.keys.sorted() where domainMap[name] == nil {
             throw UnifiedCacheError(

@@ -15,6 +15,8 @@ public struct SettingsChange: Hashable, Sendable {
     public let timeoutSwitchChanged: Bool
     /// Whether any of ``CacheSettings/memory`` changed (the budget and the per-session limits).
     public let memoryLimitsChanged: Bool
+    /// Whether ``CacheSettings/sessions`` changed (idle timeout, maximum of live sessions).
+    public let sessionLimitsChanged: Bool
 
     public init(from previous: CacheSettings, to current: CacheSettings) {
         self.previous = previous
@@ -26,6 +28,7 @@ public struct SettingsChange: Hashable, Sendable {
         defaultTimeoutChanged = previous.defaultTimeout != current.defaultTimeout
         timeoutSwitchChanged = previous.isTimeoutEnabled != current.isTimeoutEnabled
         memoryLimitsChanged = previous.memory != current.memory
+        sessionLimitsChanged = previous.sessions != current.sessions
     }
 
     /// Whether nothing changed at all.

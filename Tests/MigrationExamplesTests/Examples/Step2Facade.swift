@@ -17,9 +17,10 @@ struct BankBFF: Sendable {
         )
     }
 
-    /// The session of a request: made on the user's first request, the same object on every later one.
-    func session(_ sessionID: String, token: String) throws -> CacheSession {
-        try hub.session(id: sessionID, credentials: .bearer(token))
+    /// The session of a request: made on the user's first request, the same object on every later one. `userID`
+    /// is who the BFF verified the token to be (its subject), never a value the client chose.
+    func session(_ sessionID: String, userID: String, token: String) -> CacheSession {
+        hub.session(id: sessionID, principal: VerifiedPrincipal(userID), credentials: .bearer(token))
     }
 }
 
@@ -33,8 +34,8 @@ func startBankBFF() throws -> BankBFF {
 
 extension BankBFF {
     /// GET /balances/{id}: the request type and the call of step 1, through the session's service.
-    func balance(sessionID: String, token: String, accountId: String) async throws -> Balance {
-        let session = try session(sessionID, token: token)
+    func balance(sessionID: String, userID: String, token: String, accountId: String) async throws -> Balance {
+        let session = session(sessionID, userID: userID, token: token)
         return try await session.rest.perform(with: BalanceRequest(accountId: accountId)).get()
     }
 }
@@ -59,8 +60,10 @@ struct PaymentRequest: RequestType {
 extension BankBFF {
     /// POST /payments: the payment, then the clears the app's CacheManager made after one, now awaited. Each
     /// returns a report: what it removed from REST and GraphQL, how long it took, and which part failed.
-    func pay(sessionID: String, token: String, payment: PaymentRequest.Body) async throws -> [UnifiedClearReport] {
-        let session = try session(sessionID, token: token)
+    func pay(
+        sessionID: String, userID: String, token: String, payment: PaymentRequest.Body
+    ) async throws -> [UnifiedClearReport] {
+        let session = session(sessionID, userID: userID, token: token)
         _ = try await session.rest.perform(with: PaymentRequest(body: payment)).get()
         let reports = [
             await session.cacheManager.clearBalancesCache(),

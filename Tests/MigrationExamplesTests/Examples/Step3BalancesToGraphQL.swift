@@ -38,8 +38,10 @@ struct AccountNotFound: Error, Equatable {
 
 extension BankBFF {
     /// GET /balances/{id}, now answered by GraphQL: the route's callers get the same `Balance` as before.
-    func balanceFromGraphQL(sessionID: String, token: String, accountId: String) async throws -> Balance {
-        let session = try session(sessionID, token: token)
+    func balanceFromGraphQL(
+        sessionID: String, userID: String, token: String, accountId: String
+    ) async throws -> Balance {
+        let session = session(sessionID, userID: userID, token: token)
         let result = try await session.graphQL.fetch(query: AccountBalanceQuery(accountId: accountId)).get()
         guard let account = result.data.account else { throw AccountNotFound(accountId: accountId) }
         return Balance(accountId: account.id, balance: account.balance, availableBalance: account.availableBalance)

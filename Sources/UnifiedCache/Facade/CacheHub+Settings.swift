@@ -1,0 +1,58 @@
+import CacheCore
+import GraphQLCache
+
+extension CacheHub {
+    /// Applies new settings to the running hub: timeouts and policies, the memory budget and per-session limits,
+    /// the idle timeout and the bound on live sessions (sessions past the new bound or idle timeout end at once).
+    /// With `clearingAffectedDomains` (default: the settings' own switch), the domains whose policy or
+    /// definition changed are cleared in every live session (the seeds' scenario 8). An invalid source throws
+    /// and the previous settings stay in force.
+    @discardableResult
+    public func reloadSettings(
+        from source: SettingsSource,
+        clearingAffectedDomains: Bool? = nil
+    ) async throws(UnifiedCacheError) -> SettingsChange {
+        let change = try settings.reload(from: source)
+        let freshness = GraphQLSettingsBridge.cacheConfig(change.current, base: configuration.graphQLFreshness)
+        let freshnessIsValid = (try? freshness.validate()) != nil
+        if freshnessIsValid {
+            factory.freshness.withLock { $0 = freshness }
+        }
+        if change.memoryLimitsChanged {
+            try applyMemoryLimits(change.current.memory)
+        }
+        if change.sessionLimitsChanged {
+            let endings = registry.update(Self.sessionLimits(change.current), now: clock.now())
+            for ending in endings {
+                _ = await terminator.begin(ending, operation: "reloadSettings(from:)").finish()
+            }
+        }
+        // Sessions never used have no parts, hence no data of the library's and nothing to update.
+        let live = registry.sessions.compactMap(\.existingParts)
+        if freshnessIsValid {
+            for parts in live {
+                // Validated above; only the settings' global part changes here.
+                try? parts.graphQL.updateCacheConfig(freshness)
+            }
+        }
+        guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
+        for parts in live {
+            for domain in change.domainsToClear {
+                await parts.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+            }
+        }
+        return change
+    }
+
+    private func applyMemoryLimits(_ limits: CacheSettings.MemoryLimits) throws(UnifiedCacheError) {
+        do {
+            try restStore.updateLimits(
+                maxEntriesPerScope: limits.maxEntriesPerSession, maxBytesPerScope: limits.maxBytesPerSession)
+            try graphQLStore.updateLimits(maxBytesPerScope: limits.maxBytesPerSession)
+            try budget.updateLimit(limits.processBudgetBytes)
+        } catch {
+            throw UnifiedCacheError(
+                code: .invalidSettings, message: "The new memory limits could not be applied.", underlying: error)
+        }
+    }
+}

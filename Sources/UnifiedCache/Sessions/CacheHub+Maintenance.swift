@@ -1,0 +1,67 @@
+import CacheCore
+import GraphQLCache
+
+extension CacheHub {
+    /// What one run of ``runMaintenance()`` did.
+    public struct MaintenanceReport: Hashable, Sendable {
+        /// Sessions ended for being idle past the timeout.
+        public var expiredSessions = 0
+        /// Expired REST entries removed (past their expiry plus the grace period).
+        public var expiredEntries = 0
+        /// GraphQL records removed because no freshness rule can make them fresh any more.
+        public var expiredRecords = 0
+        /// Bytes released by both purges.
+        public var bytes = 0
+        /// Scopes left empty by the purges and dropped.
+        public var droppedScopes = 0
+
+        public init() {}
+    }
+
+    /// Ends idle sessions and purges expired data from both stores, at a cost proportional to what ends and
+    /// what expired (never a scan of every session). The hub runs it every
+    /// ``Configuration/Maintenance/interval``; tests with a `ManualCacheClock` call it after moving the clock.
+    @discardableResult
+    public func runMaintenance() async -> MaintenanceReport {
+        var report = MaintenanceReport()
+        report.expiredSessions = await expireIdleSessions()
+        let grace = configuration.maintenance.expiredDataGrace
+        let rest = restStore.purgeExpired(olderThan: grace)
+        report.expiredEntries = rest.entries
+        report.bytes += rest.bytes
+        report.droppedScopes += rest.droppedScopes
+        if let lifetime = Self.longestGraphQLLifetime(factory.freshness.withLock { $0 }) {
+            let cutoff = clock.now().advanced(by: .zero - lifetime - grace)
+            let graphQL = graphQLStore.purgeRecords(writtenBefore: cutoff)
+            report.expiredRecords = graphQL.records
+            report.bytes += graphQL.bytes
+            report.droppedScopes += graphQL.droppedScopes
+        }
+        return report
+    }
+
+    /// The longest time any of the rules keeps a GraphQL field fresh; nil when some field never expires (then
+    /// nothing can be purged by age: records go by clears, limits and the budget).
+    static func longestGraphQLLifetime(_ config: GraphQLCacheConfig) -> Duration? {
+        guard config.isTimeoutEnabled else { return nil }
+        var longest = config.defaultTimeout
+        for timeout in Array(config.typeTimeouts.values) + Array(config.fieldTimeouts.values) {
+            guard let seconds = timeout.timeInterval(default: config.defaultTimeout) else { return nil }
+            longest = max(longest, seconds)
+        }
+        return .milliseconds(Int64((longest * 1_000).rounded(.up)))
+    }
+
+    /// Starts the periodic maintenance task, unless the configuration turns it off.
+    func startMaintenance() {
+        guard let interval = configuration.maintenance.interval else { return }
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, let hub = self else { return }
+                await hub.runMaintenance()
+            }
+        }
+        maintenance.withLock { $0 = task }
+    }
+}

@@ -1,0 +1,117 @@
+import CacheCore
+import CurlHTTP
+import RESTCache
+
+extension CacheHub {
+    // MARK: Getting a session
+
+    /// The session with this id for this verified principal, created on first use.
+    ///
+    /// The id comes from the client (a cookie, a header) and proves nothing by itself; the principal is who the
+    /// BFF verified the request to be. When the id is live under another principal, that session ends first
+    /// (everything cleared as at logout, reason `.principalChanged`) and a fresh one starts: the same id never
+    /// reaches another user's data. With the same principal and new credentials (a refreshed access token),
+    /// the session and its cache stay and later upstream requests carry the new credentials; requests in flight
+    /// finish with what they started with, and the upstream cookie jar stays.
+    ///
+    /// A session idle for the settings' ``CacheSettings/SessionLimits/idleTimeoutSeconds`` has ended by the
+    /// time it is asked for again (reason `.sessionExpired`), and a fresh, empty one is returned.
+    public func session(
+        id: String,
+        principal: VerifiedPrincipal,
+        credentials: APIService.Credentials
+    ) -> CacheSession {
+        acquire(.id(id), principal: principal, credentials: credentials)
+    }
+
+    /// The one session of this verified principal, for BFFs that keep no session id of their own: the scope is
+    /// derived from the principal alone, so every request of the user shares the cache. Otherwise as
+    /// ``session(id:principal:credentials:)``.
+    public func session(principal: VerifiedPrincipal, credentials: APIService.Credentials) -> CacheSession {
+        acquire(.principal(principal.subject), principal: principal, credentials: credentials)
+    }
+
+    /// The live session with this id, if any, without marking it used.
+    public func existingSession(id: String) -> CacheSession? {
+        registry.existing(.id(id))
+    }
+
+    /// The live principal-only session of this principal, if any, without marking it used.
+    public func existingSession(principal: VerifiedPrincipal) -> CacheSession? {
+        registry.existing(.principal(principal.subject))
+    }
+
+    /// How many sessions are live.
+    public var sessionCount: Int { registry.count }
+
+    /// Sessions started and ended, by reason.
+    public func sessionStatistics() -> SessionLifecycleStatistics {
+        registry.statistics
+    }
+
+    private func acquire(
+        _ key: SessionKey,
+        principal: VerifiedPrincipal,
+        credentials: APIService.Credentials
+    ) -> CacheSession {
+        let factory = factory
+        let acquired = registry.acquire(key, principal: principal, now: clock.now()) {
+            CacheSession(
+                id: key.sessionID, principal: principal, scope: key.scope(for: principal),
+                credentials: credentials, factory: factory)
+        }
+        if acquired.created {
+            factory.chargeSession()
+        } else if acquired.session.refresh(credentials) {
+            registry.countCredentialRefresh()
+        }
+        if !acquired.endings.isEmpty {
+            terminator.end(acquired.endings, operation: "session(id:principal:credentials:)")
+        }
+        if acquired.created, budget.isOverLimit {
+            budget.reclaimExcess()
+        }
+        return acquired.session
+    }
+
+    // MARK: Ending sessions
+
+    /// Ends a session at once (logout): its REST entries, GraphQL records, query timestamps, cookies and your
+    /// session cache parts go, and answers still in flight for it are not stored. Returns nil when no session
+    /// with this id is live.
+    @discardableResult
+    public func endSession(id: String, reason: ClearReason = .logout) async -> UnifiedClearReport? {
+        await end(.id(id), reason: reason, operation: "endSession(id:)")
+    }
+
+    /// Ends the principal-only session of this principal (see ``session(principal:credentials:)``).
+    @discardableResult
+    public func endSession(principal: VerifiedPrincipal, reason: ClearReason = .logout) async -> UnifiedClearReport?
+    {
+        await end(.principal(principal.subject), reason: reason, operation: "endSession(principal:)")
+    }
+
+    private func end(_ key: SessionKey, reason: ClearReason, operation: String) async -> UnifiedClearReport? {
+        guard let ending = registry.remove(key, reason: reason) else { return nil }
+        return await terminator.begin(ending, operation: operation).finish()
+    }
+
+    /// Ends every session idle for the timeout or longer, at a cost proportional to how many end. The hub's
+    /// maintenance calls it; call it yourself when the hub's clock is a `ManualCacheClock`.
+    ///
+    /// - Returns: how many sessions ended.
+    @discardableResult
+    public func expireIdleSessions() async -> Int {
+        let endings = registry.removeExpired(at: clock.now())
+        for ending in endings {
+            _ = await terminator.begin(ending, operation: "expireIdleSessions()").finish()
+        }
+        return endings.count
+    }
+
+    /// Waits until the application's session parts of sessions ended in passing (expired, evicted, replaced by
+    /// another principal, ended for memory) are cleared.
+    public func waitForSessionEndings() async {
+        await terminator.pending.drain()
+    }
+}

@@ -1,0 +1,46 @@
+import CacheCore
+import CurlHTTP
+import GraphQLCache
+import RESTCache
+
+/// A session on its way out. ``begin(_:operation:)`` clears everything the library holds for it at once and
+/// synchronously (both stores' scopes detached, timestamps, cookies), so from the moment a session leaves the
+/// registry nothing of it is served and nothing in flight for it is stored; ``finish()`` then clears the
+/// application's own session parts, which may suspend.
+struct SessionEnd: Sendable {
+    let session: CacheSession
+    let reason: ClearReason
+    private var run: ClearRun
+
+    private init(session: CacheSession, reason: ClearReason, run: ClearRun) {
+        self.session = session
+        self.reason = reason
+        self.run = run
+    }
+
+    static func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
+        let session = ending.session
+        let factory = session.factory
+        let parts = session.markEnded()
+        var run: ClearRun
+        if let parts {
+            run = parts.cacheManager.clearOwnParts(operation: operation, reason: ending.reason)
+        } else {
+            // Never used through its parts, but the application may have used its scope directly.
+            run = ClearRun(operation, reason: ending.reason)
+            DefaultUnifiedCacheManager.clearStores(
+                rest: factory.restStore, graphQL: factory.graphQLStore, scope: session.scope, reason: ending.reason,
+                into: &run)
+        }
+        factory.release(partsMade: parts != nil)
+        return SessionEnd(session: session, reason: ending.reason, run: run)
+    }
+
+    /// Clears the application's session parts and returns the whole report.
+    func finish() async -> UnifiedClearReport {
+        var run = run
+        await DefaultUnifiedCacheManager.clearExtraParts(
+            session.factory.configuration.sessionCacheParts, sessionID: session.id, reason: reason, into: &run)
+        return run.finished()
+    }
+}

@@ -1,0 +1,177 @@
+import CacheCore
+import Synchronization
+
+/// The live sessions in one recency order: found by key in O(1), ended by idle expiry and by the live-session
+/// bound from the least recently used end, so what ends costs what ends and never a scan of every session.
+///
+/// The order is by last use on the injected clock, which only moves forward: the least recently used session is
+/// also the one idle longest, so expiry pops from that end until it meets a session still within its timeout.
+/// Everything here runs under one lock and only moves slots; sessions that must end are handed back to the
+/// caller, which tears them down outside the lock.
+final class SessionRegistry: Sendable {
+    struct Limits: Sendable, Equatable {
+        var idleTimeout: Duration
+        var maxSessions: Int
+    }
+
+    private struct Slot: Sendable {
+        let key: SessionKey
+        let session: CacheSession
+        var lastUsed: CacheInstant
+    }
+
+    private struct State: Sendable {
+        var index: [SessionKey: LRUList<Slot>.Handle] = [:]
+        var order = LRUList<Slot>()
+        var limits: Limits
+        var statistics = SessionLifecycleStatistics()
+
+        func isExpired(_ slot: Slot, at now: CacheInstant) -> Bool {
+            slot.lastUsed.advanced(by: limits.idleTimeout) <= now
+        }
+
+        mutating func remove(_ handle: LRUList<Slot>.Handle, reason: ClearReason) -> Ending {
+            let slot = order.remove(handle)
+            index[slot.key] = nil
+            statistics.ended[reason.description, default: 0] += 1
+            return Ending(session: slot.session, reason: reason)
+        }
+    }
+
+    /// A session that left the registry and must now be torn down with this reason.
+    struct Ending: Sendable {
+        let session: CacheSession
+        let reason: ClearReason
+    }
+
+    /// What ``acquire(_:principal:now:make:)`` found or made, and what had to end on the way.
+    struct Acquired: Sendable {
+        let session: CacheSession
+        let created: Bool
+        let endings: [Ending]
+    }
+
+    /// How many expired sessions one acquire ends at most, so no request pays for a burst of expiries; the
+    /// hub's maintenance ends the rest.
+    static let expiriesPerAcquire = 8
+
+    private let state: Mutex<State>
+
+    init(limits: Limits) {
+        state = Mutex(State(limits: limits))
+    }
+
+    var limits: Limits {
+        get { state.withLock { $0.limits } }
+    }
+
+    /// The live session for `key`, if it is bound to `principal` and not expired; otherwise the session `make`
+    /// returns, registered as the most recent. A session under the same key with another principal, or past its
+    /// idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other expired
+    /// sessions and, past the bound, the least recently used ones.
+    func acquire(
+        _ key: SessionKey,
+        principal: VerifiedPrincipal,
+        now: CacheInstant,
+        make: () -> CacheSession
+    ) -> Acquired {
+        state.withLock { state in
+            var endings: [Ending] = []
+            if let handle = state.index[key] {
+                let slot = state.order[handle]
+                if state.isExpired(slot, at: now) {
+                    endings.append(state.remove(handle, reason: .sessionExpired))
+                } else if slot.session.principal != principal {
+                    endings.append(state.remove(handle, reason: .principalChanged))
+                } else {
+                    state.order.moveToMostRecent(handle)
+                    state.order.update(handle) { $0.lastUsed = now }
+                    Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
+                    return Acquired(session: slot.session, created: false, endings: endings)
+                }
+            }
+            let session = make()
+            state.index[key] = state.order.insertAsMostRecent(Slot(key: key, session: session, lastUsed: now))
+            state.statistics.created += 1
+            Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
+            while state.order.count > state.limits.maxSessions, let oldest = state.order.leastRecent {
+                endings.append(state.remove(oldest, reason: .sessionEvicted))
+            }
+            return Acquired(session: session, created: true, endings: endings)
+        }
+    }
+
+    /// The live session for `key`, without marking it used.
+    func existing(_ key: SessionKey) -> CacheSession? {
+        state.withLock { state in state.index[key].map { state.order[$0].session } }
+    }
+
+    /// Removes the session under `key` (a logout); nil when none is live.
+    func remove(_ key: SessionKey, reason: ClearReason) -> Ending? {
+        state.withLock { state in
+            state.index[key].map { state.remove($0, reason: reason) }
+        }
+    }
+
+    /// Removes every session idle for the timeout or longer; costs what it removes.
+    func removeExpired(at now: CacheInstant) -> [Ending] {
+        state.withLock { state in
+            var endings: [Ending] = []
+            Self.endExpired(in: &state, at: now, limit: .max, into: &endings)
+            return endings
+        }
+    }
+
+    /// Removes the least recently used session for memory, never the most recent one (it is the one being
+    /// served); nil when fewer than two are live.
+    func removeLeastRecentForMemory() -> Ending? {
+        state.withLock { state in
+            guard state.order.count > 1, let oldest = state.order.leastRecent else {
+                return nil
+            }
+            return state.remove(oldest, reason: .memoryPressure)
+        }
+    }
+
+    /// Applies new limits; sessions past the new bound or idle past the new timeout are removed.
+    func update(_ limits: Limits, now: CacheInstant) -> [Ending] {
+        state.withLock { state in
+            state.limits = limits
+            var endings: [Ending] = []
+            Self.endExpired(in: &state, at: now, limit: .max, into: &endings)
+            while state.order.count > limits.maxSessions, let oldest = state.order.leastRecent {
+                endings.append(state.remove(oldest, reason: .sessionEvicted))
+            }
+            return endings
+        }
+    }
+
+    /// Counts a token refresh of a live session.
+    func countCredentialRefresh() {
+        state.withLock { $0.statistics.credentialRefreshes += 1 }
+    }
+
+    var count: Int { state.withLock { $0.order.count } }
+
+    /// Every live session, most recent first (for reloads and statistics; costs a copy).
+    var sessions: [CacheSession] {
+        state.withLock { state in state.order.handlesFromMostRecent.map { state.order[$0].session } }
+    }
+
+    var statistics: SessionLifecycleStatistics {
+        state.withLock { state in
+            var statistics = state.statistics
+            statistics.live = state.order.count
+            return statistics
+        }
+    }
+
+    private static func endExpired(in state: inout State, at now: CacheInstant, limit: Int, into endings: inout [Ending])
+    {
+        var ended = 0
+        while ended < limit, let oldest = state.order.leastRecent, state.isExpired(state.order[oldest], at: now) {
+            endings.append(state.remove(oldest, reason: .sessionExpired))
+            ended += 1
+        }
+    }
+}
