@@ -15,6 +15,9 @@ TOKENS = {
     "token-bob": "bob",
     "token-carol": "carol",
     "token-bench": "bench",
+    # A second access token per user, as after an OAuth refresh: the same user, a new credential.
+    "token-alice-refreshed": "alice",
+    "token-bob-refreshed": "bob",
 }
 
 TRANSACTIONS_PER_ACCOUNT = 25

@@ -18,7 +18,7 @@ import app
 import control
 import fault_wire
 import graphql_http
-from httpio import Request, Response, error_response
+from httpio import Request, Response, bearer_token, error_response
 from tenants import DEFAULT_TENANT, TENANT_NAME
 
 MAX_BODY = 16 * 1024 * 1024
@@ -124,7 +124,8 @@ class BankRequestHandler(BaseHTTPRequestHandler):
     def serve_counted(self, request: Request, tenant) -> None:
         """Counts the request, waits out latency, applies a pending fault or answers normally."""
         operation = graphql_http.operation_name(request) if request.path == "/graphql" else None
-        tenant.record_request(request.method, request.path, operation, request.connection_id)
+        tenant.record_request(request.method, request.path, operation, request.connection_id,
+                              bearer_token(request))
         delay = tenant.delay_ms(request.method, request.path, operation)
         fault = tenant.take_fault(request.method, request.path, operation)
         if fault is not None and fault.type == "delay":

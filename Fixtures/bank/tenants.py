@@ -8,7 +8,7 @@ counters and rules, so counting never waits for a slow GraphQL execution.
 
 import re
 import threading
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import Optional
 
 from bank import Bank
@@ -27,10 +27,14 @@ class Counters:
         self.operations = Counter()
         self.statuses = Counter()
         self.connections = set()
+        # Which credentials each route ("GET /api/accounts") and operation ("op:Name") was called with: the
+        # bearer token, or "none". Lets tests prove a refreshed token reached the upstream.
+        self.callers = defaultdict(Counter)
 
     def to_json(self) -> dict:
         return {"requests": self.requests, "routes": dict(self.routes), "operations": dict(self.operations),
-                "statuses": {str(k): v for k, v in self.statuses.items()}, "connections": len(self.connections)}
+                "statuses": {str(k): v for k, v in self.statuses.items()}, "connections": len(self.connections),
+                "callers": {key: dict(tokens) for key, tokens in self.callers.items()}}
 
 
 class Tenant:
@@ -43,12 +47,15 @@ class Tenant:
         self.faults = []
         self.latency = LatencyRules()
 
-    def record_request(self, method: str, path: str, operation: Optional[str], connection_id: int) -> None:
+    def record_request(self, method: str, path: str, operation: Optional[str], connection_id: int,
+                       token: Optional[str] = None) -> None:
         with self.control_lock:
             self.counters.requests += 1
             self.counters.routes[f"{method} {path}"] += 1
+            self.counters.callers[f"{method} {path}"][token or "none"] += 1
             if operation is not None:
                 self.counters.operations[operation] += 1
+                self.counters.callers[f"op:{operation}"][token or "none"] += 1
             self.counters.connections.add(connection_id)
 
     def record_status(self, status: int) -> None:

@@ -222,6 +222,8 @@ def counters_count_routes_operations_statuses_and_connections(c: Client):
     expect(counters["operations"] == {"AccountSummary": 1, "<anonymous>": 1, "B": 1}, "operations")
     expect(counters["statuses"] == {"200": 6, "401": 1}, f"statuses {counters['statuses']}")
     expect(counters["connections"] == 2, f"connections {counters['connections']}")
+    expect(counters["callers"]["GET /api/accounts"] == {"token-alice": 1, "none": 1}, f"callers {counters['callers']}")
+    expect(counters["callers"]["op:AccountSummary"] == {"token-alice": 1}, "callers per operation")
     c.control("POST", "reset?counters=only")
     expect(c.control("GET", "counters")["requests"] == 0, "counters reset")
 

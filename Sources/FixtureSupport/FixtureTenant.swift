@@ -83,7 +83,12 @@ public struct FixtureCounters: Decodable, Sendable {
     public var operations: [String: Int]
     public var statuses: [String: Int]
     public var connections: Int
+    /// Bearer tokens each route (`"GET /api/accounts"`) and operation (`"op:AccountSummary"`) was called with,
+    /// with counts; `"none"` for requests without one.
+    public var callers: [String: [String: Int]]
 
+    /// The tokens a route or operation was called with (`"GET /api/accounts"`, `"op:AccountSummary"`).
+    public func tokens(_ key: String) -> [String: Int] { callers[key] ?? [:] }
     /// Requests seen for `"METHOD /path"`, zero if none.
     public func route(_ key: String) -> Int { routes[key] ?? 0 }
     /// GraphQL requests seen for an operation name.

@@ -1,6 +1,7 @@
 import FixtureSupport
 import Foundation
 import RESTCache
+import Synchronization
 import UnifiedCache
 
 /// A hub over a fixture tenant with a manual clock, and the two users most tests log in.
@@ -8,6 +9,8 @@ struct FacadeHarness {
     let tenant: FixtureTenant
     let clock = ManualCacheClock()
     let hub: CacheHub
+    /// Every event the hub emitted, in order.
+    let events = EventLog()
 
     init(_ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false) async throws {
         tenant = try await FixtureServer.tenant(label)
@@ -15,18 +18,41 @@ struct FacadeHarness {
             configuration: .init(
                 restBaseURL: tenant.baseURL,
                 graphQLEndpoint: tenant.graphqlURL,
-                rest: .init(honorsHTTPCaching: honorsHTTPCaching)
+                rest: .init(honorsHTTPCaching: honorsHTTPCaching),
+                maintenance: .init(interval: nil)
             ),
             settings: try settings ?? SettingsStore(),
-            clock: clock
+            clock: clock,
+            observer: events.observer
         )
     }
 
     func session(_ user: FixtureTenant.User) -> CacheSession {
-        hub.session(id: "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue), credentials: .bearer(user.token))
+        hub.session(
+            id: "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue),
+            credentials: .bearer(user.token))
     }
 
     func counters() async throws -> FixtureCounters { try await tenant.counters() }
+}
+
+/// Records a hub's events for assertions.
+final class EventLog: Sendable {
+    private let recorded = Mutex<[CacheEvent]>([])
+
+    var observer: ClosureCacheEventObserver {
+        ClosureCacheEventObserver { event in self.recorded.withLock { $0.append(event) } }
+    }
+
+    var all: [CacheEvent] { recorded.withLock { $0 } }
+
+    /// The reasons of the `.sessionEnded` events so far.
+    var sessionEndings: [ClearReason] {
+        all.compactMap { event in
+            if case .sessionEnded(_, let reason) = event { return reason }
+            return nil
+        }
+    }
 }
 
 /// Any route decoded as JSON we don't look into.

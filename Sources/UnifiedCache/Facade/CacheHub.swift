@@ -121,10 +121,12 @@ public final class CacheHub: Sendable {
         )
     }
 
-    /// The hub's metrics in Prometheus text exposition format (0.0.4): counters per part, no session ids.
-    public func metricsText() -> String {
+    /// The hub's metrics as a value: statistics per part, the memory budget, and sessions live, started and
+    /// ended by reason. No session ids, principals or accounts.
+    public func metrics() -> MetricsExport? {
         let statistics = statistics()
-        let export = try? MetricsExport(
+        let lifecycle = sessionStatistics()
+        return try? MetricsExport(
             series: [
                 MetricsExport.Series(part: "rest", statistics: statistics.rest),
                 MetricsExport.Series(part: "graphql", statistics: statistics.graphQL),
@@ -132,10 +134,21 @@ public final class CacheHub: Sendable {
             process: .init(
                 memoryBudgetBytes: budget.limit,
                 memoryUsedBytes: budget.usedBytes,
-                sessions: sessionCount
+                sessions: lifecycle.live,
+                sessionsCreated: lifecycle.created,
+                sessionsEnded: lifecycle.ended
             )
         )
-        return export?.prometheusText() ?? ""
+    }
+
+    /// The hub's metrics in Prometheus text exposition format (0.0.4): counters per part, no session ids.
+    public func metricsText() -> String {
+        metrics()?.prometheusText() ?? ""
+    }
+
+    /// The hub's metrics as JSON (sorted keys), for an admin endpoint.
+    public func metricsJSON() -> Data {
+        metrics()?.jsonData() ?? Data()
     }
 
     /// Stops the background maintenance and the HTTP client; sessions can no longer reach the upstreams.

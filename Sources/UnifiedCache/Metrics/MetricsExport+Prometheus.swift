@@ -72,8 +72,27 @@ extension MetricsExport {
             writeHeader(name: name, help: help, kind: .gauge, into: &text)
             text += name + " " + String(value) + "\n"
         }
+        if let created = process.sessionsCreated {
+            let name = namespace + "_sessions_created_total"
+            writeHeader(name: name, help: "Sessions started.", kind: .counter, into: &text)
+            text += name + " " + String(created) + "\n"
+        }
+        if let ended = process.sessionsEnded {
+            let name = namespace + "_sessions_ended_total"
+            writeHeader(name: name, help: "Sessions ended, by reason.", kind: .counter, into: &text)
+            for reason in Self.sessionEndReasons.union(ended.keys).sorted() {
+                text +=
+                    name + "{reason=\"" + Self.escapeLabelValue(reason) + "\"} " + String(ended[reason, default: 0])
+                    + "\n"
+            }
+        }
         return text
     }
+
+    /// Reasons always exported (as 0 until they happen), so dashboards and alerts find every series.
+    static let sessionEndReasons: Set<String> = [
+        "logout", "sessionExpired", "sessionEvicted", "principalChanged", "memoryPressure",
+    ]
 
     private func writeHeader(name: String, help: String, kind: Family.Kind, into text: inout String) {
         text += "# HELP " + name + " " + Self.escapeHelp(help) + "\n"

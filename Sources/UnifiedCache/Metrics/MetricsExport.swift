@@ -58,11 +58,24 @@ public struct MetricsExport: Equatable, Sendable {
         public var memoryUsedBytes: Int?
         /// Sessions open now.
         public var sessions: Int?
+        /// Sessions started since the process began (a counter).
+        public var sessionsCreated: Int?
+        /// Sessions ended since the process began, by reason (`logout`, `sessionExpired`, `sessionEvicted`,
+        /// `principalChanged`, `memoryPressure`): counters labelled `reason`.
+        public var sessionsEnded: [String: Int]?
 
-        public init(memoryBudgetBytes: Int? = nil, memoryUsedBytes: Int? = nil, sessions: Int? = nil) {
+        public init(
+            memoryBudgetBytes: Int? = nil,
+            memoryUsedBytes: Int? = nil,
+            sessions: Int? = nil,
+            sessionsCreated: Int? = nil,
+            sessionsEnded: [String: Int]? = nil
+        ) {
             self.memoryBudgetBytes = memoryBudgetBytes
             self.memoryUsedBytes = memoryUsedBytes
             self.sessions = sessions
+            self.sessionsCreated = sessionsCreated
+            self.sessionsEnded = sessionsEnded
         }
     }
 
