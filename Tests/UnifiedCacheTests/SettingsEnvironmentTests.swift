@@ -13,6 +13,8 @@ struct SettingsEnvironmentTests {
             "UCACHE_MEMORY_LIMIT_BYTES": "1048576",
             "UCACHE_SESSION_MAX_ENTRIES": "500",
             "UCACHE_SESSION_MAX_BYTES": "65536",
+            "UCACHE_SESSION_IDLE_TIMEOUT": "600",
+            "UCACHE_MAX_SESSIONS": "2000",
             "UCACHE_CLEAR_ON_SETTINGS_CHANGE": "YES",
             "UCACHE_DOMAIN_BALANCES": "15",
             "UCACHE_DOMAIN_USER_PROFILE": "never",
@@ -25,6 +27,7 @@ struct SettingsEnvironmentTests {
             settings.memory
                 == CacheSettings.MemoryLimits(
                     processBudgetBytes: 1_048_576, maxEntriesPerSession: 500, maxBytesPerSession: 65_536))
+        #expect(settings.sessions == CacheSettings.SessionLimits(idleTimeoutSeconds: 600, maxSessions: 2_000))
         #expect(settings.clearsAffectedDomainsOnChange)
         #expect(settings.policy(for: .balances) == .custom(seconds: 15))
         #expect(settings.policy(for: .userProfile) == .never)
@@ -60,6 +63,8 @@ struct SettingsEnvironmentTests {
             ("UCACHE_MEMORY_LIMIT_BYTES", "0"), ("UCACHE_SESSION_MAX_ENTRIES", "-3"),
             ("UCACHE_SESSION_MAX_BYTES", "64MiB"), ("UCACHE_CLEAR_ON_SETTINGS_CHANGE", "2"),
             ("UCACHE_DOMAIN_BALANCES", "sometimes"), ("UCACHE_DOMAIN_BALANCES", "-30"),
+            ("UCACHE_SESSION_IDLE_TIMEOUT", "0"), ("UCACHE_SESSION_IDLE_TIMEOUT", "half an hour"),
+            ("UCACHE_MAX_SESSIONS", "0"), ("UCACHE_MAX_SESSIONS", "1e5"),
         ]
     )
     func badValue(variable: String, value: String) throws {

@@ -15,6 +15,7 @@ struct SettingsFileTests {
             "maxEntriesPerSession": 10000,
             "maxBytesPerSession": 67108864
           },
+          "sessions": { "idleTimeoutSeconds": 1800, "maxSessions": 100000 },
           "clearAffectedDomainsOnChange": true,
           "domainMap": "banking",
           "domains": {
@@ -44,6 +45,7 @@ struct SettingsFileTests {
         #expect(settings.isTimeoutEnabled)
         #expect(settings.defaultTimeout == .seconds(300))
         #expect(settings.memory == CacheSettings.MemoryLimits())
+        #expect(settings.sessions == CacheSettings.SessionLimits())
         #expect(settings.clearsAffectedDomainsOnChange)
         #expect(settings.policy(for: .balances) == .custom(seconds: 30))
         #expect(settings.policy(for: .payees) == .custom(seconds: 600))
@@ -296,4 +298,29 @@ struct Mistake: Sendable, CustomTestStringConvertible {
     }
 
     var testDescription: String { "\(place): \(expected)" }
+}
+
+extension SettingsFileTests {
+    @Test("the sessions section sets the idle timeout and the bound on live sessions")
+    func sessionsSection() throws {
+        let settings = try parseSettings(#"{ "sessions": { "idleTimeoutSeconds": 90.5, "maxSessions": 7 } }"#)
+        #expect(settings.sessions == CacheSettings.SessionLimits(idleTimeoutSeconds: 90.5, maxSessions: 7))
+        #expect(settings.sessions.idleTimeout == .milliseconds(90_500))
+    }
+
+    static let badSessionDocuments: [(json: String, place: String)] = [
+        (#"{ "sessions": { "idleTimeoutSeconds": 0 } }"#, "sessions.idleTimeoutSeconds"),
+        (#"{ "sessions": { "idleTimeoutSeconds": "soon" } }"#, "sessions.idleTimeoutSeconds"),
+        (#"{ "sessions": { "maxSessions": 0 } }"#, "sessions.maxSessions"),
+        (#"{ "sessions": { "maxSessions": 2.5 } }"#, "sessions.maxSessions"),
+        (#"{ "sessions": { "bound": 3 } }"#, "sessions.bound"),
+    ]
+
+    @Test("a sessions value out of range is refused, naming its place", arguments: badSessionDocuments)
+    func badSessions(document: (json: String, place: String)) throws {
+        let (json, place) = document
+        let error = try #require(unifiedError { try parseSettings(json) })
+        #expect(error.code == .invalidSettings)
+        #expect(error.place?.hasPrefix(place) == true)
+    }
 }
