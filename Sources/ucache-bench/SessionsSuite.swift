@@ -1,0 +1,193 @@
+import CacheCore
+import Foundation
+import RESTCache
+import UnifiedCache
+
+/// The session lifecycle at BFF scale: what a session costs, how fast a live one is found, a million sessions
+/// that never log out, and the budget reclaiming under pressure.
+struct SessionsSuite: BenchSuite {
+    let help = """
+        ucache-bench sessions [--sessions N] [--idle N] [--lookups N] [--pressure N] [--json]
+
+        No network: answers are inserted into the REST store as an upstream answer would be, then read back
+        through the session's APIService (a typed cache hit). The hubs' clocks are ManualCacheClocks.
+        1. Empty session: RSS before and after creating --idle (default 200,000) sessions that are never used;
+           bytes per session, and what the budget is charged for each.
+        2. session(id:principal:credentials:) of a live session among those, with a bearer token, --lookups
+           times (default 1,000,000), each timed: p50/p99 ns.
+        3. Churn: --sessions (default 1,000,000) sessions, each making one cached REST read and never ended,
+           idle timeout 60 s, the clock moved 1 s per 1,000 sessions and maintenance run every 10,000: sessions
+           created per second, live sessions at the end, RSS at start, peak and end.
+        4. Budget reclaim: 100,000 sessions with one entry each, then --pressure (default 500,000) requests to
+           random sessions (session(...) + a store lookup, insert on a miss), once with room to spare and once
+           with the budget at a quarter of what they need: requests per second, and the ratio.
+        """
+
+    private struct Small: Decodable, Sendable { var ok: Bool }
+
+    private struct SmallRequest: RequestType {
+        typealias Response = Small
+        var path: String { "/api/feature-flags" }
+        var cache: RequestCache? = RequestCache(key: "bench.small", timeout: .seconds(600))
+    }
+
+    func run(options: BenchOptions) async throws -> BenchReport {
+        var rows: [BenchReport.Row] = []
+        var notes: [String] = []
+        let idle = options.int("idle", default: 200_000)
+        let (emptyRow, hub, ids) = try emptySessions(count: idle)
+        rows.append(emptyRow)
+        rows.append(liveLookups(hub: hub, ids: ids, count: options.int("lookups", default: 1_000_000)))
+        await hub.shutdown()
+        let churn = try await churn(count: options.int("sessions", default: 1_000_000))
+        rows.append(churn)
+        let pressure = options.int("pressure", default: 500_000)
+        let roomy = try budgetRun(sessions: 100_000, requests: pressure, budget: 8 << 30)
+        let tight = try budgetRun(sessions: 100_000, requests: pressure, budget: roomy.neededBytes / 4)
+        rows.append(roomy.row(name: "requests, room to spare (/s)"))
+        rows.append(tight.row(name: "requests, budget full (/s)"))
+        notes.append(
+            "budget full ÷ room to spare: "
+                + String(format: "%.2f", tight.requestsPerSecond / roomy.requestsPerSecond)
+                + " (target ≥ 0.5); ended for memory: \(tight.endedForMemory)")
+        notes.append("targets: session(…) p50 ≤ 200 ns; an idle empty session ≤ 1 KB; RSS bounded under churn")
+        return BenchReport(
+            suite: "sessions",
+            machine: BenchReport.machineDescription,
+            columns: ["p50", "p99", "per second", "bytes", "MiB start", "MiB peak", "MiB end", "live"],
+            rows: rows,
+            notes: notes
+        )
+    }
+
+    private func hub(idleSeconds: Double = 1_800, maxSessions: Int = 10_000_000, budget: Int = 8 << 30) throws
+        -> (CacheHub, ManualCacheClock)
+    {
+        let clock = ManualCacheClock()
+        let settings = CacheSettings(
+            memory: .init(processBudgetBytes: budget),
+            sessions: .init(idleTimeoutSeconds: idleSeconds, maxSessions: maxSessions))
+        let hub = try CacheHub(
+            configuration: .init(
+                restBaseURL: "http://127.0.0.1:9", graphQLEndpoint: "http://127.0.0.1:9/graphql",
+                maintenance: .init(interval: nil)),
+            settings: try SettingsStore(settings: settings),
+            clock: clock
+        )
+        return (hub, clock)
+    }
+
+    private func emptySessions(count: Int) throws -> (BenchReport.Row, CacheHub, [String]) {
+        let (hub, _) = try hub()
+        let ids = (0..<count).map { "session-\(UUID().uuidString)-\($0)" }
+        let before = residentBytes()
+        for (index, id) in ids.enumerated() {
+            _ = hub.session(id: id, principal: VerifiedPrincipal("user-\(index)"), credentials: .none)
+        }
+        let after = residentBytes()
+        let row = BenchReport.Row(
+            name: "idle empty session (bytes)",
+            values: [
+                "bytes": Double(after - before) / Double(count),
+                "MiB start": mebibytes(before), "MiB end": mebibytes(after), "live": Double(hub.sessionCount),
+                "per second": Double(hub.budget.usedBytes) / Double(count),
+            ])
+        return (row, hub, ids)
+    }
+
+    private func liveLookups(hub: CacheHub, ids: [String], count: Int) -> BenchReport.Row {
+        let credentials = (0..<ids.count).map { _ in UpstreamCredentials.bearer("eyJhbGciOiJIUzI1NiJ9.bench") }
+        var generator = SystemRandomNumberGenerator()
+        let picks = (0..<min(count, 1 << 20)).map { _ in Int.random(in: 0..<ids.count, using: &generator) }
+        var samples = Samples()
+        samples.reserve(count)
+        for index in 0..<count {
+            let pick = picks[index % picks.count]
+            let begin = monotonicNanoseconds()
+            let session = hub.session(
+                id: ids[pick], principal: VerifiedPrincipal("user-\(pick)"), credentials: credentials[pick])
+            samples.append(monotonicNanoseconds() - begin)
+            withExtendedLifetime(session) {}
+        }
+        return BenchReport.Row(
+            name: "session(…) of a live session (ns)",
+            values: ["p50": samples.percentile(0.5), "p99": samples.percentile(0.99), "live": Double(ids.count)])
+    }
+
+    private func churn(count: Int) async throws -> BenchReport.Row {
+        let (hub, clock) = try hub(idleSeconds: 60)
+        let start = residentBytes()
+        var peak = start
+        let began = monotonicNanoseconds()
+        let request = SmallRequest()
+        for index in 0..<count {
+            let session = hub.session(
+                id: "churn-\(index)", principal: VerifiedPrincipal("user-\(index)"), credentials: .bearer("t-\(index)"))
+            hub.restStore.insert(Small(ok: true), byteCost: 64, key: "bench.small", scope: session.scope)
+            guard case .success = await session.rest.perform(with: request) else {
+                throw BenchError("a cached read missed")
+            }
+            if index % 1_000 == 999 { clock.advance(seconds: 1) }
+            if index % 10_000 == 9_999 {
+                await hub.runMaintenance()
+                peak = max(peak, residentBytes())
+            }
+        }
+        let seconds = Double(monotonicNanoseconds() - began) / 1e9
+        await hub.runMaintenance()
+        let end = residentBytes()
+        let live = hub.sessionCount
+        await hub.shutdown()
+        return BenchReport.Row(
+            name: "churn: \(count) sessions, 1 read each",
+            values: [
+                "per second": Double(count) / seconds, "MiB start": mebibytes(start), "MiB peak": mebibytes(peak),
+                "MiB end": mebibytes(end), "live": Double(live),
+            ])
+    }
+
+    private struct BudgetRun {
+        var requestsPerSecond: Double
+        var neededBytes: Int
+        var endedForMemory: Int
+        var live: Int
+
+        func row(name: String) -> BenchReport.Row {
+            BenchReport.Row(
+                name: name,
+                values: ["per second": requestsPerSecond, "bytes": Double(neededBytes), "live": Double(live)])
+        }
+    }
+
+    private func budgetRun(sessions: Int, requests: Int, budget: Int) throws -> BudgetRun {
+        let (hub, _) = try hub(budget: max(budget, 1 << 20))
+        let value = Small(ok: true)
+        func serve(_ index: Int) {
+            let session = hub.session(id: "b-\(index)", principal: VerifiedPrincipal("u-\(index)"), credentials: .none)
+            if case .miss = hub.restStore.lookup("bench.small", in: session.scope) {
+                hub.restStore.insert(value, byteCost: 512, key: "bench.small", scope: session.scope)
+            }
+        }
+        for index in 0..<sessions { serve(index) }
+        let needed = hub.budget.usedBytes
+        var generator = SystemRandomNumberGenerator()
+        let picks = (0..<requests).map { _ in Int.random(in: 0..<sessions, using: &generator) }
+        let began = monotonicNanoseconds()
+        for pick in picks { serve(pick) }
+        let seconds = Double(monotonicNanoseconds() - began) / 1e9
+        let statistics = hub.sessionStatistics()
+        return BudgetRun(
+            requestsPerSecond: Double(requests) / seconds, neededBytes: needed,
+            endedForMemory: statistics.ended(.memoryPressure), live: statistics.live)
+    }
+
+    private func mebibytes(_ bytes: Int) -> Double { Double(bytes) / 1_048_576 }
+}
+
+/// The process's resident set size, from /proc/self/statm (0 where there is none).
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let fields = text.split(separator: " ")
+    guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
