@@ -89,13 +89,15 @@ struct CachePartition: ScopePartition {
 
     // MARK: - Writing
 
-    /// Stores `entry` under `key` as the most recent, after making room within the limits and the budget.
-    /// The caller has checked that the entry alone fits.
+    /// Stores `entry` under `key` as the most recent, after making room within the limits, and within the budget
+    /// when `evictsForBudget` (no primary reclaimer: this scope pays first). The caller has checked that the
+    /// entry alone fits.
     mutating func store(
         _ entry: CacheEntry,
         key: String,
         limits: PartitionLimits,
-        budget: MemoryBudget?
+        budget: MemoryBudget?,
+        evictsForBudget: Bool
     ) -> Removals {
         var removals = Removals()
         if let handle = index[key] {
@@ -115,8 +117,9 @@ struct CachePartition: ScopePartition {
         counters.inserts += 1
         if let budget {
             budget.charge(entry.chargedBytes)
-            // Over the process budget: this scope pays first, from its least recent end, never with the new entry.
-            while budget.isOverLimit, let victim = entries.leastRecent, victim != handle {
+            // Over the process budget without a primary reclaimer: this scope pays first, from its least recent
+            // end, never with the new entry. With one, the caller asks the budget once the lock is released.
+            while evictsForBudget, budget.isOverLimit, let victim = entries.leastRecent, victim != handle {
                 removals.append(remove(victim, budget: budget), reason: .memoryBudget)
             }
         }

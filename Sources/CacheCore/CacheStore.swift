@@ -96,6 +96,10 @@ public final class CacheStore: Sendable {
     /// Stores `value` under `key` in `scope`, evicting least recently used entries to stay within the scope's
     /// limits and the memory budget.
     ///
+    /// Over the budget, the inserting scope gives up its own least recent entries first, unless the budget has a
+    /// ``MemoryReclaimerPriority/primary`` reclaimer; either way the store then calls
+    /// ``MemoryBudget/reclaimExcess()`` once its lock is released.
+    ///
     /// - Parameters:
     ///   - value: what a hit returns (typically the decoded response).
     ///   - byteCost: the caller's estimate of the value's size (e.g. the response body length).
@@ -152,8 +156,9 @@ public final class CacheStore: Sendable {
             expiresAt: resolved.timeout.lifetime(default: configuration.defaultTimeout).map { now.advanced(by: $0) }
         )
         let limits = configuration.limits
+        let evictsForBudget = budget.map { !$0.hasPrimaryReclaimer } ?? false
         let removals = partitions.withPartition(scope, ifGeneration: generation) { partition in
-            partition.store(entry, key: key, limits: limits, budget: budget)
+            partition.store(entry, key: key, limits: limits, budget: budget, evictsForBudget: evictsForBudget)
         }
         guard let removals else {
             return .rejectedStaleGeneration
@@ -163,6 +168,7 @@ public final class CacheStore: Sendable {
             emit(removals, in: scope, to: observer)
         }
         if let budget, budget.isOverLimit {
+            // Outside every lock of the store: reclaimers may call back into it (a session registry clears scopes).
             budget.reclaimExcess()
         }
         return .stored

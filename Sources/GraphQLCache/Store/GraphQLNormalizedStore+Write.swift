@@ -81,6 +81,7 @@ extension GraphQLNormalizedStore {
         let configuration = configuration
         let sizing = sizing
         let budget = budget
+        let evictsForBudget = budget.map { !$0.hasPrimaryReclaimer } ?? false
         let merged = table.write { state -> MergeResult? in
             guard !state.isDropped, table.epoch.load(ordering: .sequentiallyConsistent) == epoch else {
                 return nil
@@ -103,9 +104,9 @@ extension GraphQLNormalizedStore {
                     budget: budget
                 )
             }
-            if let budget, budget.isOverLimit {
-                // Over the process budget: this scope pays first, from its least recent end, never with the
-                // records just written.
+            if evictsForBudget, let budget, budget.isOverLimit {
+                // Over the process budget without a primary reclaimer: this scope pays first, from its least
+                // recent end, never with the records just written. With one, the budget is asked below.
                 result.budgetEvictions = state.evictLeastRecent(
                     maxRecords: .max,
                     maxBytes: max(0, state.byteCount - budget.excessBytes),
@@ -121,6 +122,7 @@ extension GraphQLNormalizedStore {
         table.countInserts(drafts.count)
         table.countEvictions(merged.evictedCount)
         if let budget, budget.isOverLimit {
+            // Outside every lock: reclaimers may call back into the store (a session registry clears scopes).
             budget.reclaimExcess()
         }
         emitEvictions(merged.entryLimitEvictions, reason: .entryLimit, in: scope)

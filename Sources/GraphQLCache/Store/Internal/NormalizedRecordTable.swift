@@ -49,6 +49,21 @@ final class NormalizedRecordTable: @unchecked Sendable {
         }
     }
 
+    /// Evicts least recently used records (roots last) until `bytes` are released or none is left, and counts
+    /// them as evictions.
+    func evictLeastRecent(releasing bytes: Int, budget: MemoryBudget?) -> RemovalTally {
+        let tally = write { state in
+            state.evictLeastRecent(
+                maxRecords: .max,
+                maxBytes: max(0, state.byteCount - bytes),
+                sparing: nil,
+                budget: budget
+            )
+        }
+        countEvictions(tally.recordKeys.count)
+        return tally
+    }
+
     /// A new use tick, later than every tick handed out before: the LRU clock of this table.
     func nextTick() -> UInt64 {
         useCounter.add(1, ordering: .relaxed).newValue
