@@ -1,4 +1,40 @@
+import Synchronization
+
 extension CacheStore {
+    /// The per-scope limits in force: the configuration's until changed with
+    /// ``updateLimits(maxEntriesPerScope:maxBytesPerScope:)``.
+    public struct Limits: Hashable, Sendable {
+        /// Entries one scope may hold before its least recently used entry is evicted.
+        public var maxEntriesPerScope: Int
+        /// Bytes (as charged) one scope may hold before LRU eviction.
+        public var maxBytesPerScope: Int
+
+        public init(maxEntriesPerScope: Int, maxBytesPerScope: Int) {
+            self.maxEntriesPerScope = maxEntriesPerScope
+            self.maxBytesPerScope = maxBytesPerScope
+        }
+    }
+
+    /// The per-scope limits applied to the next insert.
+    public var currentLimits: Limits {
+        let limits = liveLimits.current
+        return Limits(maxEntriesPerScope: limits.maxEntries, maxBytesPerScope: limits.maxBytes)
+    }
+
+    /// Changes the per-scope limits at run time (a settings reload), for every later insert.
+    ///
+    /// Scopes above the new limits are not trimmed at once: each gives up its least recently used entries on its
+    /// next insert, so lowering a limit costs nothing up front. An entry larger than the new byte limit is refused
+    /// from now on. ``configuration`` keeps the values the store was created with.
+    /// - Throws: `invalidConfiguration` when a limit is not positive; the limits are then unchanged.
+    public func updateLimits(maxEntriesPerScope: Int, maxBytesPerScope: Int) throws(CacheCoreError) {
+        var candidate = configuration
+        candidate.maxEntriesPerScope = maxEntriesPerScope
+        candidate.maxBytesPerScope = maxBytesPerScope
+        try candidate.validate()
+        liveLimits.update(candidate.limits)
+    }
+
     /// Limits and defaults of a store. Every field has a default suited to a BFF with many small sessions.
     public struct Configuration: Hashable, Sendable {
         /// Entries one scope may hold before its least recently used entry is evicted. Default 10_000.
@@ -58,5 +94,28 @@ extension CacheStore {
                 throw CacheCoreError(code: .invalidConfiguration, message: "CacheStore.Configuration." + message())
             }
         }
+    }
+}
+
+/// The per-scope limits of a store, changeable while inserts read them.
+///
+/// Two atomics rather than a lock: an insert reads each once. An insert racing an update may see one old and one
+/// new value, which is harmless (each is a valid limit).
+final class LiveScopeLimits: Sendable {
+    private let maxEntries: Atomic<Int>
+    private let maxBytes: Atomic<Int>
+
+    init(_ limits: PartitionLimits) {
+        maxEntries = Atomic(limits.maxEntries)
+        maxBytes = Atomic(limits.maxBytes)
+    }
+
+    var current: PartitionLimits {
+        PartitionLimits(maxEntries: maxEntries.load(ordering: .relaxed), maxBytes: maxBytes.load(ordering: .relaxed))
+    }
+
+    func update(_ limits: PartitionLimits) {
+        maxEntries.store(limits.maxEntries, ordering: .relaxed)
+        maxBytes.store(limits.maxBytes, ordering: .relaxed)
     }
 }

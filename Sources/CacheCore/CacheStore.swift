@@ -16,6 +16,8 @@
 /// }
 /// ```
 public final class CacheStore: Sendable {
+    /// The configuration the store was created with; the per-scope limits may have changed since (see
+    /// ``currentLimits`` and ``updateLimits(maxEntriesPerScope:maxBytesPerScope:)``).
     public let configuration: Configuration
     /// The store's time source; caching layers read it too, so grace periods and ages agree with the store.
     public let clock: any CacheClock
@@ -23,6 +25,8 @@ public final class CacheStore: Sendable {
     public let budget: MemoryBudget?
     let observer: (any CacheEventObserver)?
     let partitions: ScopedPartitions<CachePartition>
+    /// The per-scope limits in force, read with one atomic load each per insert.
+    let liveLimits: LiveScopeLimits
 
     /// - Parameters:
     ///   - configuration: limits and defaults; validated here.
@@ -42,6 +46,7 @@ public final class CacheStore: Sendable {
         self.budget = budget
         self.observer = observer
         self.partitions = ScopedPartitions(stripeCount: configuration.stripeCount)
+        self.liveLimits = LiveScopeLimits(configuration.limits)
         budget?.register(self)
     }
 
@@ -140,7 +145,8 @@ public final class CacheStore: Sendable {
             return .rejectedInvalid(.invalidTimeout)
         }
         let (charged, overflow) = byteCost.addingReportingOverflow(key.utf8.count + configuration.entryOverhead)
-        guard !overflow, charged <= configuration.maxBytesPerScope, charged <= budget?.limit ?? .max else {
+        let limits = liveLimits.current
+        guard !overflow, charged <= limits.maxBytes, charged <= budget?.limit ?? .max else {
             return .rejectedTooLarge
         }
         let now = clock.now()
@@ -155,7 +161,6 @@ public final class CacheStore: Sendable {
             chargedBytes: charged,
             expiresAt: resolved.timeout.lifetime(default: configuration.defaultTimeout).map { now.advanced(by: $0) }
         )
-        let limits = configuration.limits
         let evictsForBudget = budget.map { !$0.hasPrimaryReclaimer } ?? false
         let removals = partitions.withPartition(scope, ifGeneration: generation) { partition in
             partition.store(entry, key: key, limits: limits, budget: budget, evictsForBudget: evictsForBudget)

@@ -1,4 +1,41 @@
+import Synchronization
+
 extension GraphQLNormalizedStore {
+    /// The per-scope limits in force: the configuration's until changed with
+    /// ``updateLimits(maxBytesPerScope:maxRecordsPerScope:)``.
+    public struct Limits: Hashable, Sendable {
+        /// Records one scope may hold before its least recently used records are evicted.
+        public var maxRecordsPerScope: Int
+        /// Bytes (as charged) one scope may hold before LRU eviction.
+        public var maxBytesPerScope: Int
+
+        /// Creates a limits value.
+        public init(maxRecordsPerScope: Int, maxBytesPerScope: Int) {
+            self.maxRecordsPerScope = maxRecordsPerScope
+            self.maxBytesPerScope = maxBytesPerScope
+        }
+    }
+
+    /// The per-scope limits applied to the next write.
+    public var currentLimits: Limits {
+        let (maxRecords, maxBytes) = liveLimits.current
+        return Limits(maxRecordsPerScope: maxRecords, maxBytesPerScope: maxBytes)
+    }
+
+    /// Changes the per-scope byte limit (and, when given, the record limit) at run time, for every later write.
+    ///
+    /// Scopes above the new limits are not trimmed at once: each gives up its least recently used records on its
+    /// next write. A response larger than the new limit is refused from now on. ``configuration`` keeps the
+    /// values the store was created with.
+    /// - Throws: `invalidConfiguration` when a limit is not positive; the limits are then unchanged.
+    public func updateLimits(maxBytesPerScope: Int, maxRecordsPerScope: Int? = nil) throws(GraphQLCacheError) {
+        var candidate = configuration
+        candidate.maxBytesPerScope = maxBytesPerScope
+        candidate.maxRecordsPerScope = maxRecordsPerScope ?? liveLimits.current.maxRecords
+        try candidate.validate()
+        liveLimits.update(maxRecords: candidate.maxRecordsPerScope, maxBytes: candidate.maxBytesPerScope)
+    }
+
     /// Limits of a normalized store. Every field has a default suited to a BFF with many small sessions.
     public struct Configuration: Hashable, Sendable {
         /// Records one scope may hold before its least recently used records are evicted. Default 50,000.
@@ -61,5 +98,25 @@ extension GraphQLNormalizedStore {
                 )
             }
         }
+    }
+}
+
+/// The per-scope limits of a normalized store, changeable while writes read them (one atomic load each).
+final class LiveRecordLimits: Sendable {
+    private let maxRecords: Atomic<Int>
+    private let maxBytes: Atomic<Int>
+
+    init(_ configuration: GraphQLNormalizedStore.Configuration) {
+        maxRecords = Atomic(configuration.maxRecordsPerScope)
+        maxBytes = Atomic(configuration.maxBytesPerScope)
+    }
+
+    var current: (maxRecords: Int, maxBytes: Int) {
+        (maxRecords.load(ordering: .relaxed), maxBytes.load(ordering: .relaxed))
+    }
+
+    func update(maxRecords: Int, maxBytes: Int) {
+        self.maxRecords.store(maxRecords, ordering: .relaxed)
+        self.maxBytes.store(maxBytes, ordering: .relaxed)
     }
 }

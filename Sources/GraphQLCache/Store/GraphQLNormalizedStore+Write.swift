@@ -66,9 +66,8 @@ extension GraphQLNormalizedStore {
         generation: CacheGeneration?
     ) -> GraphQLWriteOutcome {
         let draftBytes = drafts.values.reduce(0) { $0 + $1.bytes }
-        guard drafts.count <= configuration.maxRecordsPerScope, draftBytes <= configuration.maxBytesPerScope,
-            draftBytes <= budget?.limit ?? .max
-        else {
+        let (maxRecords, maxBytes) = liveLimits.current
+        guard drafts.count <= maxRecords, draftBytes <= maxBytes, draftBytes <= budget?.limit ?? .max else {
             return .rejectedTooLarge
         }
         let access = partitions.withPartition(scope, ifGeneration: generation) { partition in
@@ -88,18 +87,18 @@ extension GraphQLNormalizedStore {
             }
             let (changes, created) = state.apply(drafts, tick: tick, sizing: sizing, budget: budget)
             var result = MergeResult(changes: changes, created: created)
-            if state.records.count > configuration.maxRecordsPerScope {
+            if state.records.count > maxRecords {
                 result.entryLimitEvictions = state.evictLeastRecent(
-                    maxRecords: configuration.evictionTarget(configuration.maxRecordsPerScope),
+                    maxRecords: configuration.evictionTarget(maxRecords),
                     maxBytes: .max,
                     sparing: tick,
                     budget: budget
                 )
             }
-            if state.byteCount > configuration.maxBytesPerScope {
+            if state.byteCount > maxBytes {
                 result.byteLimitEvictions = state.evictLeastRecent(
                     maxRecords: .max,
-                    maxBytes: configuration.evictionTarget(configuration.maxBytesPerScope),
+                    maxBytes: configuration.evictionTarget(maxBytes),
                     sparing: tick,
                     budget: budget
                 )

@@ -25,7 +25,8 @@ import CacheCore
 public final class GraphQLNormalizedStore: Sendable {
     /// How records are keyed and fragments matched.
     public let cacheConfiguration: GraphQLCacheConfiguration
-    /// Limits.
+    /// The limits the store was created with; the per-scope limits may have changed since (see
+    /// ``currentLimits`` and ``updateLimits(maxBytesPerScope:maxRecordsPerScope:)``).
     public let configuration: Configuration
     /// The time source of `writtenAt` on fields; inject a `ManualCacheClock` in tests.
     public let clock: any CacheClock
@@ -38,6 +39,8 @@ public final class GraphQLNormalizedStore: Sendable {
         (@Sendable (_ scope: CacheScope, _ kind: GraphQLOperationDefinition.Kind, _ changes: GraphQLChangeSet) -> Void)?
     let partitions: ScopedPartitions<NormalizedPartition>
     let sizing: RecordSizing
+    /// The per-scope limits in force, read with one atomic load each per write.
+    let liveLimits: LiveRecordLimits
 
     /// - Parameters:
     ///   - cacheConfiguration: key providers and possible types; without providers, objects are stored under
@@ -69,6 +72,7 @@ public final class GraphQLNormalizedStore: Sendable {
         self.observer = observer
         self.partitions = ScopedPartitions(stripeCount: configuration.stripeCount)
         self.sizing = configuration.sizing
+        self.liveLimits = LiveRecordLimits(configuration)
         budget?.register(self)
     }
 
