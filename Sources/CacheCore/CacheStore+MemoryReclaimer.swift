@@ -24,7 +24,9 @@ extension CacheStore: MemoryReclaimer {
             }
             let wanted = bytes - released
             let removals = partitions.withExistingPartition(scope) { partition in
-                partition.evictLeastRecent(releasing: wanted, budget: budget)
+                let removals = partition.evictLeastRecent(releasing: wanted, budget: budget)
+                schedule(scope, &partition)
+                return removals
             }
             let freed = removals?.bytes ?? 0
             if freed < wanted {

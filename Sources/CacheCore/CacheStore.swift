@@ -27,6 +27,8 @@ public final class CacheStore: Sendable {
     let partitions: ScopedPartitions<CachePartition>
     /// The per-scope limits in force, read with one atomic load each per insert.
     let liveLimits: LiveScopeLimits
+    /// The scopes by their earliest expiry (or at once when left empty), so a purge visits only those due.
+    let expiryQueue = ScopeDueQueue()
 
     /// - Parameters:
     ///   - configuration: limits and defaults; validated here.
@@ -70,7 +72,13 @@ public final class CacheStore: Sendable {
     /// that stay empty.
     public func lookup(_ key: String, in scope: CacheScope) -> CacheLookup {
         let now = clock.now()
-        let result = partitions.withPartition(scope) { $0.lookup(key, at: now) }
+        let result = partitions.withPartition(scope) { partition in
+            let result = partition.lookup(key, at: now)
+            if partition.isEmpty {
+                schedule(scope, &partition)  // a scope only looked up is dropped by the next purge
+            }
+            return result
+        }
         if let observer {
             switch result {
             case .fresh:
@@ -163,7 +171,15 @@ public final class CacheStore: Sendable {
         )
         let evictsForBudget = budget.map { !$0.hasPrimaryReclaimer } ?? false
         let removals = partitions.withPartition(scope, ifGeneration: generation) { partition in
-            partition.store(entry, key: key, limits: limits, budget: budget, evictsForBudget: evictsForBudget)
+            let removals = partition.store(
+                entry,
+                key: key,
+                limits: limits,
+                budget: budget,
+                evictsForBudget: evictsForBudget
+            )
+            schedule(scope, &partition)
+            return removals
         }
         guard let removals else {
             return .rejectedStaleGeneration
@@ -196,7 +212,7 @@ public final class CacheStore: Sendable {
         let date = clock.wallClockNow()
         let defaultTimeout = configuration.defaultTimeout
         let access = partitions.withExistingPartition(scope, ifGeneration: generation) { partition in
-            partition.refresh(key) { entry in
+            let refreshed = partition.refresh(key) { entry in
                 if let timeout {
                     entry.metadata.timeout = timeout.resolved(default: defaultTimeout)
                 }
@@ -207,6 +223,8 @@ public final class CacheStore: Sendable {
                 entry.storedAtDate = date
                 entry.expiresAt = entry.metadata.timeout.lifetime(default: defaultTimeout).map { now.advanced(by: $0) }
             }
+            schedule(scope, &partition)
+            return refreshed
         }
         switch access {
         case .accessed(let entry?):
@@ -225,7 +243,9 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func remove(key: String, scope: CacheScope) -> Bool {
         let removed = partitions.withExistingPartition(scope) { partition in
-            partition.remove(key, budget: budget)
+            let removed = partition.remove(key, budget: budget)
+            schedule(scope, &partition)
+            return removed
         }
         guard let removed, removed != nil else {
             return false

@@ -128,6 +128,30 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
         }
     }
 
+    /// Runs `body` on the scope's existing partition, then detaches the partition under the same lock when
+    /// `shouldDetach` accepts what `body` left (e.g. a purge that emptied it), with the guarantees of `detach`.
+    /// `nil` when the scope has no partition (nothing is run or created).
+    public func withExistingPartition<Result: Sendable>(
+        _ scope: CacheScope,
+        detachingIf shouldDetach: (Partition) -> Bool,
+        _ body: (inout Partition) -> Result
+    ) -> (result: Result, detached: Partition?)? {
+        let key = HashedScope(scope)
+        return stripe(for: key).state.withLock { state -> (result: Result, detached: Partition?)? in
+            guard state.slots[key] != nil else {
+                return nil
+            }
+            let result = body(&state.slots[key]!.partition)
+            guard shouldDetach(state.slots[key]!.partition) else {
+                return (result, nil)
+            }
+            state.droppedAt[Self.dropSlot(of: key)] = nextGeneration()
+            let slot = state.slots.removeValue(forKey: key)!
+            state.retired += slot.partition.statistics.countersOnly
+            return (result, slot.partition)
+        }
+    }
+
     /// Removes every partition for which `shouldDrop` returns true (e.g. empty ones) and returns them, with the
     /// same guarantees as `detach`. Locks one stripe at a time.
     public func detachAll(where shouldDrop: (CacheScope, Partition) -> Bool) -> [Partition] {
