@@ -34,14 +34,15 @@ extension GraphQLNormalizedStore {
             variables: definition.resolvedVariables(variables),
             configuration: cacheConfiguration
         )
-        var normalizer = ResponseNormalizer(context: context, now: clock.now(), sizing: sizing)
+        let now = clock.now()
+        var normalizer = ResponseNormalizer(context: context, now: now, sizing: sizing)
         try normalizer.normalize(
             data: data,
             rootKey: Self.rootKey(of: definition.kind),
             rootTypename: cacheConfiguration.rootTypename(of: definition.kind),
             node: SelectionNode(selectionSets: [definition.selectionSet])
         )
-        let outcome = merge(normalizer.drafts, in: scope, generation: generation)
+        let outcome = merge(normalizer.drafts, at: now, in: scope, generation: generation)
         if let changeObserver, let changes = outcome.changes, !changes.isEmpty {
             changeObserver(scope, definition.kind, changes)
         }
@@ -62,6 +63,7 @@ extension GraphQLNormalizedStore {
     /// Merges validated drafts under the scope's write lock, then enforces the limits.
     private func merge(
         _ drafts: [String: RecordDraft],
+        at now: CacheInstant,
         in scope: CacheScope,
         generation: CacheGeneration?
     ) -> GraphQLWriteOutcome {
@@ -85,7 +87,7 @@ extension GraphQLNormalizedStore {
             guard !state.isDropped, table.epoch.load(ordering: .sequentiallyConsistent) == epoch else {
                 return nil
             }
-            let (changes, created) = state.apply(drafts, tick: tick, sizing: sizing, budget: budget)
+            let (changes, created) = state.apply(drafts, tick: tick, now: now, sizing: sizing, budget: budget)
             var result = MergeResult(changes: changes, created: created)
             if state.records.count > maxRecords {
                 result.entryLimitEvictions = state.evictLeastRecent(
@@ -112,6 +114,9 @@ extension GraphQLNormalizedStore {
                     sparing: tick,
                     budget: budget
                 )
+            }
+            if let next = state.takeSchedule() {
+                writeQueue.schedule(scope, at: next)  // the queue's lock is a leaf: safe under the table's
             }
             return result
         }

@@ -41,6 +41,8 @@ public final class GraphQLNormalizedStore: Sendable {
     let sizing: RecordSizing
     /// The per-scope limits in force, read with one atomic load each per write.
     let liveLimits: LiveRecordLimits
+    /// The scopes by their oldest record write (or at once when left empty), so a purge visits only those due.
+    let writeQueue = ScopeDueQueue()
 
     /// - Parameters:
     ///   - cacheConfiguration: key providers and possible types; without providers, objects are stored under

@@ -25,6 +25,7 @@ final class NormalizedRecordTable: @unchecked Sendable {
     private let deduplicatedJoins = Atomic<Int>(0)
     private let inserts = Atomic<Int>(0)
     private let evictions = Atomic<Int>(0)
+    private let expirations = Atomic<Int>(0)
     private let recordCountMirror = Atomic<Int>(0)
     private let byteCountMirror = Atomic<Int>(0)
 
@@ -106,11 +107,16 @@ final class NormalizedRecordTable: @unchecked Sendable {
         evictions.add(count, ordering: .relaxed)
     }
 
+    func countExpirations(_ count: Int) {
+        expirations.add(count, ordering: .relaxed)
+    }
+
     var statistics: CacheStatistics {
         CacheStatistics(
             hits: hits.load(ordering: .relaxed),
             misses: misses.load(ordering: .relaxed),
             staleHits: staleHits.load(ordering: .relaxed),
+            expirations: expirations.load(ordering: .relaxed),
             evictions: evictions.load(ordering: .relaxed),
             inserts: inserts.load(ordering: .relaxed),
             networkFetches: networkFetches.load(ordering: .relaxed),
