@@ -43,12 +43,13 @@ extension CacheStore {
         public var maxBytesPerScope: Int
         /// What `Timeout.useDefault` means for this store. Default 300 seconds, the seeds' global default.
         public var defaultTimeout: Timeout
-        /// Bytes charged per entry on top of the caller's `byteCost` and the key's UTF-8 length. Default 320.
+        /// Bytes charged per entry on top of the caller's `byteCost` and the key's UTF-8 length. Default 352.
         ///
         /// This is the store's own memory per entry, so that a scope of many tiny values is not reported as
         /// nearly free: the slab node (200 bytes on 64-bit: value existential, metadata, instants, LRU links),
-        /// the key's hash-table slot (~30 bytes at 75% load) and the key-segment index (~60-90 bytes: set
-        /// memberships and segment-prefix strings). Non-empty metadata sets (domains, accounts, entity keys)
+        /// the key's hash-table slot (~30 bytes at 75% load), the key-segment index (~60-90 bytes: set
+        /// memberships and segment-prefix strings) and the expiry index (32 bytes per item, up to twice as many
+        /// items as entries before it is rebuilt). Non-empty metadata sets (domains, accounts, entity keys)
         /// cost about 50 bytes more each; raise the overhead if entries carry many of them.
         public var entryOverhead: Int
         /// How many locks share the scopes; sessions hashing to different stripes never contend. Default 64.
@@ -58,7 +59,7 @@ extension CacheStore {
             maxEntriesPerScope: Int = 10_000,
             maxBytesPerScope: Int = 64 * 1024 * 1024,
             defaultTimeout: Timeout = .seconds(300),
-            entryOverhead: Int = 320,
+            entryOverhead: Int = 352,
             stripeCount: Int = 64
         ) {
             self.maxEntriesPerScope = maxEntriesPerScope

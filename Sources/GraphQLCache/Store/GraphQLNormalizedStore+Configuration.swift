@@ -42,8 +42,9 @@ extension GraphQLNormalizedStore {
         public var maxRecordsPerScope: Int
         /// Bytes (as charged, see the overheads) one scope may hold before LRU eviction. Default 64 MiB.
         public var maxBytesPerScope: Int
-        /// Bytes charged per record on top of its key and fields. Default 200: the record object (~96 bytes),
-        /// its field table's header (~64) and its slot in the scope's record table (~40 at 75% load).
+        /// Bytes charged per record on top of its key and fields. Default 232: the record object (~104 bytes),
+        /// its field table's header (~64), its slot in the scope's record table (~40 at 75% load) and its item in
+        /// the write-time index used by purges (24 bytes, up to twice as many items as records before a rebuild).
         public var recordOverhead: Int
         /// Bytes charged per field on top of its storage key and value. Default 72: one slot of the record's
         /// field table (key, value and write time, 48 bytes, at 75% load) and the table's metadata. Strings of
@@ -57,7 +58,7 @@ extension GraphQLNormalizedStore {
         public init(
             maxRecordsPerScope: Int = 50_000,
             maxBytesPerScope: Int = 64 * 1024 * 1024,
-            recordOverhead: Int = 200,
+            recordOverhead: Int = 232,
             fieldOverhead: Int = 72,
             stripeCount: Int = 64
         ) {
