@@ -94,13 +94,18 @@ struct StorePurgeTests {
         #expect(store.purgeRecords(writtenBefore: instant(50)).scopesVisited == 0)
     }
 
-    @Test("a scope only read (never written) is dropped by the next purge")
+    @Test("a scope only read (never written) is dropped once the cutoff passes the read")
     func dropsReadOnlyScopes() throws {
-        let store = try makeNormalizedStore()
+        let clock = ManualCacheClock()
+        let store = try makeNormalizedStore(clock: clock)
         _ = try store.miss(try prepare(balance), variables: ["id": "1"], in: bob)
         #expect(store.statistics(for: bob).misses == 1)
+        let readAt = clock.now()
+        clock.advance(seconds: 1)
 
-        let report = store.purgeRecords(writtenBefore: instant(0))
+        #expect(store.purgeRecords(writtenBefore: readAt).droppedScopes == 0)
+        #expect(store.statistics(for: bob).misses == 1)
+        let report = store.purgeRecords(writtenBefore: clock.now())
 
         #expect(report.droppedScopes == 1)
         #expect(store.statistics(for: bob) == CacheStatistics())

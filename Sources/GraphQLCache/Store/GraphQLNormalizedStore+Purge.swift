@@ -69,13 +69,17 @@ extension GraphQLNormalizedStore {
         return true
     }
 
-    /// Gives a scope its (empty) table, scheduled to be dropped by the next purge unless something is written:
-    /// for reads and activity that count statistics before anything was written.
+    /// Gives a scope its (empty) table, for reads and activity that count statistics before anything was
+    /// written. Unless something is written, a purge drops it once its cutoff passes the creation time, like a
+    /// record written then: a first query's write, usually moments after its read missed, is not refused
+    /// because a purge dropped the scope in between.
     func createTable(for scope: CacheScope) -> NormalizedRecordTable {
         let table = partitions.withPartition(scope) { $0.table }
+        let now = clock.now()
         table.write { state in
-            if state.records.isEmpty, !state.isDropped, let next = state.takeSchedule() {
-                writeQueue.schedule(scope, at: next)
+            if state.records.isEmpty, !state.isDropped, state.scheduledAt == nil {
+                state.scheduledAt = now
+                writeQueue.schedule(scope, at: now)
             }
         }
         return table
