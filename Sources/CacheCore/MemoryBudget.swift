@@ -16,7 +16,7 @@ public enum MemoryReclaimerPriority: Sendable {
     /// Asked first, in registration order: typically a process-wide session LRU that ends whole sessions at O(1)
     /// each. While a budget has one, the stores no longer evict from the inserting scope for the budget.
     case primary
-    /// Asked when the primary reclaimers did not free enough (or there are none): the stores themselves, which
+    /// Asked when the primary reclaimers freed less than they were asked (or there are none): the stores, which
     /// evict least recently used entries. The budget rotates which fallback it asks first, so no store always
     /// pays for the others.
     case fallback
@@ -123,8 +123,8 @@ public final class MemoryBudget: Sendable {
     }
 
     /// Asks the reclaimers for the bytes over the limit until the budget fits again: the primary ones in
-    /// registration order, then the fallbacks starting with a different one each time. Returns the bytes they
-    /// released.
+    /// registration order, then, when they freed less than they were asked, the fallbacks, starting with a
+    /// different one each time. Returns the bytes they released.
     ///
     /// Runs the reclaimers on the calling thread, outside every lock of the budget (and the stores call it
     /// outside theirs). One reclaim runs at a time: a call made while another is under way returns 0 at once,
@@ -149,7 +149,8 @@ public final class MemoryBudget: Sendable {
         return released
     }
 
-    /// One round over the reclaimers, primaries first, stopping once the budget fits.
+    /// One round over the reclaimers, stopping once the budget fits: the primaries in order, then, only if they
+    /// freed less than they were asked, the fallbacks from a rotating start.
     private func askReclaimers() -> Int {
         let (primaries, fallbacks) = registrations.withLock { registrations in
             registrations.removeAll { $0.reclaimer == nil }
@@ -167,13 +168,25 @@ public final class MemoryBudget: Sendable {
             }
             return (primaries, fallbacks)
         }
-        var ordered = primaries
-        if !fallbacks.isEmpty {
-            let start = Int(fallbackRotation.add(1, ordering: .relaxed).oldValue % UInt(fallbacks.count))
-            ordered += fallbacks[start...] + fallbacks[..<start]
-        }
         var released = 0
-        for reclaimer in ordered {
+        for reclaimer in primaries {
+            let excess = excessBytes
+            guard excess > 0 else {
+                return released
+            }
+            let freed = reclaimer.reclaim(bytes: excess)
+            released += freed
+            if freed >= excess {
+                // The primary did what it was asked; anything charged meanwhile is for the next round, which
+                // asks the primaries again rather than the fallbacks.
+                return released
+            }
+        }
+        guard !fallbacks.isEmpty else {
+            return released
+        }
+        let start = Int(fallbackRotation.add(1, ordering: .relaxed).oldValue % UInt(fallbacks.count))
+        for reclaimer in fallbacks[start...] + fallbacks[..<start] {
             let excess = excessBytes
             guard excess > 0 else {
                 break

@@ -236,3 +236,69 @@ private final class ReentrantReclaimer: MemoryReclaimer {
         return bytes
     }
 }
+
+@Suite("Memory budget under concurrent inserts")
+struct ConcurrentReclaimTests {
+    @Test("many tasks over the budget with a session-ending primary keep the accounting exact and never deadlock")
+    func concurrentInsertsWithPrimary() async throws {
+        let budget = try MemoryBudget(limit: 20_000)
+        let store = try makeStore(budget: budget) { $0.entryOverhead = 16 }
+        let scopes = (0..<50).map { CacheScope.session("s\($0)") }
+        let ender = RotatingSessionEnder(store: store, scopes: scopes)
+        budget.register(ender, priority: .primary)
+
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var generator = SplitMix(seed: UInt64(worker) + 31)
+                    for step in 0..<2_000 {
+                        let scope = scopes[Int(generator.next() % UInt64(scopes.count))]
+                        store.insert(
+                            step, byteCost: Int(generator.next() % 300), key: "k\(generator.next() % 40)",
+                            scope: scope)
+                        if step % 97 == 0 {
+                            try? budget.updateLimit(step % 2 == 0 ? 20_000 : 15_000)
+                        }
+                    }
+                }
+            }
+        }
+
+        let held = scopes.reduce(0) { $0 + store.statistics(for: $1).byteCount }
+        #expect(budget.usedBytes == held)
+        budget.reclaimExcess()
+        #expect(budget.usedBytes <= budget.limit)
+        #expect(ender.endedCount > 0)
+        #expect(store.statistics().evictions == 0)  // the primary ended sessions; no scope evicted entries
+    }
+}
+
+/// Ends sessions in a fixed rotation, as a session LRU would under uniform traffic.
+private final class RotatingSessionEnder: MemoryReclaimer {
+    private let store: CacheStore
+    private let scopes: [CacheScope]
+    private let next = Mutex(0)
+
+    init(store: CacheStore, scopes: [CacheScope]) {
+        self.store = store
+        self.scopes = scopes
+    }
+
+    var endedCount: Int {
+        next.withLock { $0 }
+    }
+
+    func reclaim(bytes: Int) -> Int {
+        var released = 0
+        var attempts = 0
+        while released < bytes, attempts < scopes.count {
+            let scope = next.withLock { next in
+                defer { next += 1 }
+                return scopes[next % scopes.count]
+            }
+            released += store.clear(scope: scope, reason: .memoryPressure).bytes
+            attempts += 1
+        }
+        return released
+    }
+}
