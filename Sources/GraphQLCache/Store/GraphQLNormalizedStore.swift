@@ -5,8 +5,10 @@ import CacheCore
 ///
 /// One partition per `CacheScope` (a session, or `.shared`), like CacheCore's `CacheStore`: reads never cross
 /// scopes, and a scope is cleared in constant time. Records count against the same process-wide `MemoryBudget`
-/// as the REST store, and the least recently used records go first when a scope or the process is over its
-/// limit.
+/// as the REST store; the least recently used records go first when a scope is over its limit, or when the
+/// process is and no primary reclaimer (a session registry ending whole sessions) freed enough.
+/// ``purgeRecords(writtenBefore:)`` removes records older than any freshness rule accepts, at the cost of what it
+/// removes, and ``updateLimits(maxBytesPerScope:maxRecordsPerScope:)`` changes the per-scope limits at run time.
 ///
 /// Concurrency: every method may be called from any thread or task. Readers of a scope share its lock (they
 /// never block each other); a write holds it alone only while merging, after the response was normalized and
