@@ -41,6 +41,11 @@ struct CachePartition: ScopePartition {
     var counters = CacheStatistics()
     private(set) var indexes = SecondaryIndexes()
     private var nextSequence: UInt64 = 0
+    /// Every expiring entry's expiry, plus stale items of entries since replaced, refreshed or removed (skipped
+    /// when popped, and dropped by a rebuild before they outnumber the entries): see `CachePartition+Expiry`.
+    var expiryIndex = MinHeap<ExpiryItem>()
+    /// The time the store's `ScopeDueQueue` was last asked to visit this partition by (it may visit earlier).
+    var scheduledAt: CacheInstant?
 
     init() {}
 
@@ -89,13 +94,15 @@ struct CachePartition: ScopePartition {
 
     // MARK: - Writing
 
-    /// Stores `entry` under `key` as the most recent, after making room within the limits and the budget.
-    /// The caller has checked that the entry alone fits.
+    /// Stores `entry` under `key` as the most recent, after making room within the limits, and within the budget
+    /// when `evictsForBudget` (no primary reclaimer: this scope pays first). The caller has checked that the
+    /// entry alone fits.
     mutating func store(
         _ entry: CacheEntry,
         key: String,
         limits: PartitionLimits,
-        budget: MemoryBudget?
+        budget: MemoryBudget?,
+        evictsForBudget: Bool
     ) -> Removals {
         var removals = Removals()
         if let handle = index[key] {
@@ -110,13 +117,17 @@ struct CachePartition: ScopePartition {
         nextSequence += 1
         let handle = entries.insertAsMostRecent(StoredEntry(key: key, entry: entry, sequence: nextSequence))
         index[key] = handle
+        if let expiresAt = entry.expiresAt {
+            indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: nextSequence))
+        }
         indexes.add(key, metadata: entry.metadata)
         byteCount += entry.chargedBytes
         counters.inserts += 1
         if let budget {
             budget.charge(entry.chargedBytes)
-            // Over the process budget: this scope pays first, from its least recent end, never with the new entry.
-            while budget.isOverLimit, let victim = entries.leastRecent, victim != handle {
+            // Over the process budget without a primary reclaimer: this scope pays first, from its least recent
+            // end, never with the new entry. With one, the caller asks the budget once the lock is released.
+            while evictsForBudget, budget.isOverLimit, let victim = entries.leastRecent, victim != handle {
                 removals.append(remove(victim, budget: budget), reason: .memoryBudget)
             }
         }
@@ -133,10 +144,14 @@ struct CachePartition: ScopePartition {
             return nil
         }
         entries.moveToMostRecent(handle)
-        return entries.update(handle) { stored in
+        let (entry, sequence) = entries.update(handle) { stored in
             update(&stored.entry)
-            return stored.entry
+            return (stored.entry, stored.sequence)
         }
+        if let expiresAt = entry.expiresAt {
+            indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: sequence))
+        }
+        return entry
     }
 
     // MARK: - Removing
@@ -195,20 +210,6 @@ struct CachePartition: ScopePartition {
         return removals
     }
 
-    /// Removes entries that expired at least `grace` before `now`.
-    mutating func removeExpired(at now: CacheInstant, grace: Duration, budget: MemoryBudget?) -> Removals {
-        let cutoff = now.advanced(by: .zero - grace)
-        var removals = Removals()
-        for handle in entries.handlesFromMostRecent {
-            guard let expiresAt = entries[handle].entry.expiresAt, expiresAt <= cutoff else {
-                continue
-            }
-            removals.append(remove(handle, budget: budget), reason: .expired)
-        }
-        counters.expirations += removals.entries.count
-        return removals
-    }
-
     /// Evicts least recently used entries until `bytes` are released or the partition is empty.
     mutating func evictLeastRecent(releasing bytes: Int, budget: MemoryBudget?) -> Removals {
         var removals = Removals()
@@ -219,7 +220,7 @@ struct CachePartition: ScopePartition {
         return removals
     }
 
-    private mutating func remove(_ handle: LRUList<StoredEntry>.Handle, budget: MemoryBudget?) -> StoredEntry {
+    mutating func remove(_ handle: LRUList<StoredEntry>.Handle, budget: MemoryBudget?) -> StoredEntry {
         let stored = entries.remove(handle)
         index[stored.key] = nil
         forget(stored, budget: budget)

@@ -10,7 +10,8 @@ public struct CacheStatistics: Sendable, Codable, Equatable {
     public var misses: Int
     /// Lookups answered with an expired entry (still useful: stale-while-revalidate, stale-if-error).
     public var staleHits: Int
-    /// Expired entries removed by `purgeExpired`.
+    /// Expired entries removed by `CacheStore.purgeExpired` (or, for the GraphQL store, records removed by its
+    /// purge by write time).
     public var expirations: Int
     /// Entries removed to respect the count limit, the byte limit or the process memory budget.
     public var evictions: Int

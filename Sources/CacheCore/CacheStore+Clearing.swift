@@ -112,7 +112,9 @@ extension CacheStore {
             }
         }
         let removals = partitions.withPartitionClearing(scope) { partition in
-            partition.remove(matching: selected, budget: budget)
+            let removals = partition.remove(matching: selected, budget: budget)
+            schedule(scope, &partition)
+            return removals
         }
         return finish(
             removals ?? Removals(),
@@ -132,7 +134,9 @@ extension CacheStore {
     ) -> ClearReport {
         let start = ContinuousClock.now
         let result = partitions.withPartitionClearing(scope) { partition in
-            partition.remove(target, includeUplifted: includeUplifted, budget: budget)
+            let result = partition.remove(target, includeUplifted: includeUplifted, budget: budget)
+            schedule(scope, &partition)
+            return result
         }
         return finish(
             result?.removals ?? Removals(),

@@ -1,31 +1,39 @@
 extension CacheStore: MemoryReclaimer {
     /// Evicts least recently used entries from the scopes holding the most bytes until `bytes` are released.
     ///
-    /// Called by the `MemoryBudget` when the process is over its limit, after the inserting scope already gave
-    /// up what it could. Scans the scopes' sizes once (rare, only under memory pressure), then takes one scope at
-    /// a time, largest first.
+    /// The store is a ``MemoryReclaimerPriority/fallback`` reclaimer of its budget: asked when no primary
+    /// reclaimer (a session registry ending whole sessions) freed enough. It takes one scope at a time, largest
+    /// first, from a ranking made by one scan of the scopes and reused by later reclaims until every ranked scope
+    /// was drained (see `ScopedPartitions.nextReclaimCandidate()`), so a run of reclaims under sustained pressure
+    /// does not scan and sort every session each time. Takes one stripe lock at a time and emits the evictions
+    /// after releasing it.
     public func reclaim(bytes: Int) -> Int {
         guard bytes > 0 else {
             return 0
         }
-        var sizes: [(scope: CacheScope, bytes: Int)] = []
-        partitions.forEachPartition { scope, partition in
-            if partition.byteCount > 0 {
-                sizes.append((scope, partition.byteCount))
-            }
-        }
-        sizes.sort { $0.bytes > $1.bytes }
         var released = 0
-        for (scope, _) in sizes where released < bytes {
-            let wanted = bytes - released
-            let removals = partitions.withExistingPartition(scope) { partition in
-                partition.evictLeastRecent(releasing: wanted, budget: budget)
-            }
-            guard let removals else {
+        var rescanned = false
+        while released < bytes {
+            guard let scope = partitions.nextReclaimCandidate() else {
+                guard !rescanned else {
+                    break
+                }
+                rescanned = true
+                partitions.rankForReclaim { $0.byteCount }
                 continue
             }
-            released += removals.bytes
-            if let observer {
+            let wanted = bytes - released
+            let removals = partitions.withExistingPartition(scope) { partition in
+                let removals = partition.evictLeastRecent(releasing: wanted, budget: budget)
+                schedule(scope, &partition)
+                return removals
+            }
+            let freed = removals?.bytes ?? 0
+            if freed < wanted {
+                partitions.reclaimDrained(scope)
+            }
+            released += freed
+            if let removals, let observer {
                 emit(removals, in: scope, to: observer)
             }
         }

@@ -19,6 +19,9 @@ extension CacheStore {
             case .deduplicatedJoin:
                 partition.counters.deduplicatedJoins += 1
             }
+            if partition.isEmpty {
+                schedule(scope, &partition)
+            }
         }
         guard let observer else {
             return
@@ -51,64 +54,5 @@ extension CacheStore {
     public func entries(in scope: CacheScope) -> [(key: String, entry: CacheEntry)] {
         let snapshot = partitions.withExistingPartition(scope) { $0.snapshot } ?? []
         return snapshot.map { ($0.key, $0.entry) }
-    }
-
-    // MARK: - Expiry cleanup
-
-    /// Removes entries that expired at least `grace` ago, in every scope (the seeds' startup cleanup; also worth
-    /// running periodically), and drops scopes left without entries so ended sessions do not linger.
-    ///
-    /// Entries within the grace period stay for stale-while-revalidate. Dropping an empty scope moves it to a new
-    /// generation, so an insert already in flight for it may be refused (it is then simply not cached).
-    @discardableResult
-    public func purgeExpired(olderThan grace: Duration = .zero) -> PurgeReport {
-        let now = clock.now()
-        var collected: [(CacheScope, Removals)] = []
-        partitions.forEachPartition { scope, partition in
-            let removals = partition.removeExpired(at: now, grace: grace, budget: budget)
-            if !removals.entries.isEmpty {
-                collected.append((scope, removals))
-            }
-        }
-        let dropped = partitions.detachAll { _, partition in partition.isEmpty }
-        var report = PurgeReport(entries: 0, bytes: 0, droppedScopes: dropped.count)
-        for (scope, removals) in collected {
-            report.entries += removals.entries.count
-            report.bytes += removals.bytes
-            if let observer {
-                emit(removals, in: scope, to: observer)
-            }
-        }
-        return report
-    }
-
-    /// Removes the expired entries of one scope (see `purgeExpired(olderThan:)`); keeps the scope.
-    @discardableResult
-    public func purgeExpired(in scope: CacheScope, olderThan grace: Duration = .zero) -> PurgeReport {
-        let now = clock.now()
-        let removals =
-            partitions.withExistingPartition(scope) { partition in
-                partition.removeExpired(at: now, grace: grace, budget: budget)
-            } ?? Removals()
-        if let observer {
-            emit(removals, in: scope, to: observer)
-        }
-        return PurgeReport(entries: removals.entries.count, bytes: removals.bytes, droppedScopes: 0)
-    }
-}
-
-/// What `purgeExpired` removed.
-public struct PurgeReport: Hashable, Sendable {
-    /// Expired entries removed.
-    public var entries: Int
-    /// Bytes released (as charged).
-    public var bytes: Int
-    /// Scopes dropped because they held no entries.
-    public var droppedScopes: Int
-
-    public init(entries: Int, bytes: Int, droppedScopes: Int) {
-        self.entries = entries
-        self.bytes = bytes
-        self.droppedScopes = droppedScopes
     }
 }

@@ -16,6 +16,8 @@
 /// }
 /// ```
 public final class CacheStore: Sendable {
+    /// The configuration the store was created with; the per-scope limits may have changed since (see
+    /// ``currentLimits`` and ``updateLimits(maxEntriesPerScope:maxBytesPerScope:)``).
     public let configuration: Configuration
     /// The store's time source; caching layers read it too, so grace periods and ages agree with the store.
     public let clock: any CacheClock
@@ -23,6 +25,10 @@ public final class CacheStore: Sendable {
     public let budget: MemoryBudget?
     let observer: (any CacheEventObserver)?
     let partitions: ScopedPartitions<CachePartition>
+    /// The per-scope limits in force, read with one atomic load each per insert.
+    let liveLimits: LiveScopeLimits
+    /// The scopes by their earliest expiry (or at once when left empty), so a purge visits only those due.
+    let expiryQueue = ScopeDueQueue()
 
     /// - Parameters:
     ///   - configuration: limits and defaults; validated here.
@@ -42,6 +48,7 @@ public final class CacheStore: Sendable {
         self.budget = budget
         self.observer = observer
         self.partitions = ScopedPartitions(stripeCount: configuration.stripeCount)
+        self.liveLimits = LiveScopeLimits(configuration.limits)
         budget?.register(self)
     }
 
@@ -65,7 +72,13 @@ public final class CacheStore: Sendable {
     /// that stay empty.
     public func lookup(_ key: String, in scope: CacheScope) -> CacheLookup {
         let now = clock.now()
-        let result = partitions.withPartition(scope) { $0.lookup(key, at: now) }
+        let result = partitions.withPartition(scope) { partition in
+            let result = partition.lookup(key, at: now)
+            if partition.isEmpty {
+                schedule(scope, &partition)  // a scope only looked up is dropped by the next purge
+            }
+            return result
+        }
         if let observer {
             switch result {
             case .fresh:
@@ -95,6 +108,10 @@ public final class CacheStore: Sendable {
 
     /// Stores `value` under `key` in `scope`, evicting least recently used entries to stay within the scope's
     /// limits and the memory budget.
+    ///
+    /// Over the budget, the inserting scope gives up its own least recent entries first, unless the budget has a
+    /// ``MemoryReclaimerPriority/primary`` reclaimer; either way the store then calls
+    /// ``MemoryBudget/reclaimExcess()`` once its lock is released.
     ///
     /// - Parameters:
     ///   - value: what a hit returns (typically the decoded response).
@@ -136,7 +153,8 @@ public final class CacheStore: Sendable {
             return .rejectedInvalid(.invalidTimeout)
         }
         let (charged, overflow) = byteCost.addingReportingOverflow(key.utf8.count + configuration.entryOverhead)
-        guard !overflow, charged <= configuration.maxBytesPerScope, charged <= budget?.limit ?? .max else {
+        let limits = liveLimits.current
+        guard !overflow, charged <= limits.maxBytes, charged <= budget?.limit ?? .max else {
             return .rejectedTooLarge
         }
         let now = clock.now()
@@ -151,9 +169,17 @@ public final class CacheStore: Sendable {
             chargedBytes: charged,
             expiresAt: resolved.timeout.lifetime(default: configuration.defaultTimeout).map { now.advanced(by: $0) }
         )
-        let limits = configuration.limits
+        let evictsForBudget = budget.map { !$0.hasPrimaryReclaimer } ?? false
         let removals = partitions.withPartition(scope, ifGeneration: generation) { partition in
-            partition.store(entry, key: key, limits: limits, budget: budget)
+            let removals = partition.store(
+                entry,
+                key: key,
+                limits: limits,
+                budget: budget,
+                evictsForBudget: evictsForBudget
+            )
+            schedule(scope, &partition)
+            return removals
         }
         guard let removals else {
             return .rejectedStaleGeneration
@@ -163,6 +189,7 @@ public final class CacheStore: Sendable {
             emit(removals, in: scope, to: observer)
         }
         if let budget, budget.isOverLimit {
+            // Outside every lock of the store: reclaimers may call back into it (a session registry clears scopes).
             budget.reclaimExcess()
         }
         return .stored
@@ -185,7 +212,7 @@ public final class CacheStore: Sendable {
         let date = clock.wallClockNow()
         let defaultTimeout = configuration.defaultTimeout
         let access = partitions.withExistingPartition(scope, ifGeneration: generation) { partition in
-            partition.refresh(key) { entry in
+            let refreshed = partition.refresh(key) { entry in
                 if let timeout {
                     entry.metadata.timeout = timeout.resolved(default: defaultTimeout)
                 }
@@ -196,6 +223,8 @@ public final class CacheStore: Sendable {
                 entry.storedAtDate = date
                 entry.expiresAt = entry.metadata.timeout.lifetime(default: defaultTimeout).map { now.advanced(by: $0) }
             }
+            schedule(scope, &partition)
+            return refreshed
         }
         switch access {
         case .accessed(let entry?):
@@ -214,7 +243,9 @@ public final class CacheStore: Sendable {
     @discardableResult
     public func remove(key: String, scope: CacheScope) -> Bool {
         let removed = partitions.withExistingPartition(scope) { partition in
-            partition.remove(key, budget: budget)
+            let removed = partition.remove(key, budget: budget)
+            schedule(scope, &partition)
+            return removed
         }
         guard let removed, removed != nil else {
             return false

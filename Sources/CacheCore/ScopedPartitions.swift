@@ -10,6 +10,8 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
     private let stripes: [PartitionStripe<Partition>]
     /// Hands out generation numbers; 0 is never handed out and means "no partition".
     private let generationCounter = Atomic<UInt64>(0)
+    /// The fallback reclaim's ranking of scopes (see `nextReclaimCandidate()`).
+    private let reclaimRanking = Mutex(ReclaimRanking())
 
     /// - Parameter stripeCount: how many locks share the scopes; more stripes, less contention. At least 1.
     public init(stripeCount: Int) {
@@ -126,6 +128,30 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
         }
     }
 
+    /// Runs `body` on the scope's existing partition, then detaches the partition under the same lock when
+    /// `shouldDetach` accepts what `body` left (e.g. a purge that emptied it), with the guarantees of `detach`.
+    /// `nil` when the scope has no partition (nothing is run or created).
+    public func withExistingPartition<Result: Sendable>(
+        _ scope: CacheScope,
+        detachingIf shouldDetach: (Partition) -> Bool,
+        _ body: (inout Partition) -> Result
+    ) -> (result: Result, detached: Partition?)? {
+        let key = HashedScope(scope)
+        return stripe(for: key).state.withLock { state -> (result: Result, detached: Partition?)? in
+            guard state.slots[key] != nil else {
+                return nil
+            }
+            let result = body(&state.slots[key]!.partition)
+            guard shouldDetach(state.slots[key]!.partition) else {
+                return (result, nil)
+            }
+            state.droppedAt[Self.dropSlot(of: key)] = nextGeneration()
+            let slot = state.slots.removeValue(forKey: key)!
+            state.retired += slot.partition.statistics.countersOnly
+            return (result, slot.partition)
+        }
+    }
+
     /// Removes every partition for which `shouldDrop` returns true (e.g. empty ones) and returns them, with the
     /// same guarantees as `detach`. Locks one stripe at a time.
     public func detachAll(where shouldDrop: (CacheScope, Partition) -> Bool) -> [Partition] {
@@ -179,6 +205,46 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
         return total
     }
 
+    // MARK: - Fallback reclaim
+
+    /// The scope a fallback memory reclaim should evict from next, or `nil` when the current ranking is used up
+    /// (call ``rankForReclaim(size:)`` to make a new one).
+    ///
+    /// A ranking costs one scan of every partition; it is then reused across reclaims until each of its scopes
+    /// has given all it had, so sustained memory pressure costs one scan per round over the scopes instead of
+    /// one scan (and sort) per reclaim. Scopes that grew since the scan wait for the next ranking.
+    public func nextReclaimCandidate() -> CacheScope? {
+        reclaimRanking.withLock { ranking in
+            ranking.cursor < ranking.scopes.count ? ranking.scopes[ranking.cursor] : nil
+        }
+    }
+
+    /// Tells the ranking that `scope` has nothing left to give: the next candidate is the following scope.
+    public func reclaimDrained(_ scope: CacheScope) {
+        reclaimRanking.withLock { ranking in
+            if ranking.cursor < ranking.scopes.count, ranking.scopes[ranking.cursor] == scope {
+                ranking.cursor += 1
+            }
+        }
+    }
+
+    /// Ranks the scopes holding something, largest `size` first, for ``nextReclaimCandidate()``. One stripe
+    /// lock at a time.
+    public func rankForReclaim(size: (Partition) -> Int) {
+        var sizes: [(scope: CacheScope, bytes: Int)] = []
+        forEachPartition { scope, partition in
+            let bytes = size(partition)
+            if bytes > 0 {
+                sizes.append((scope, bytes))
+            }
+        }
+        sizes.sort { $0.bytes > $1.bytes }
+        let ranked = sizes.map(\.scope)
+        reclaimRanking.withLock { ranking in
+            ranking = ReclaimRanking(scopes: ranked, cursor: 0)
+        }
+    }
+
     // MARK: - Internals
 
     private func stripe(for key: HashedScope) -> PartitionStripe<Partition> {
@@ -222,6 +288,12 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
             && slot.createdGeneration > generation.observedCounter
             && !droppedSince
     }
+}
+
+/// Scopes ranked for the fallback reclaim and how far it got.
+private struct ReclaimRanking: Sendable {
+    var scopes: [CacheScope] = []
+    var cursor = 0
 }
 
 /// The result of a generation-checked access to an existing partition.

@@ -11,16 +11,17 @@ struct ConfigurationTests {
         #expect(configuration.maxEntriesPerScope == 10_000)
         #expect(configuration.maxBytesPerScope == 64 * 1024 * 1024)
         #expect(configuration.defaultTimeout == .seconds(300))
-        #expect(configuration.entryOverhead == 320)
+        #expect(configuration.entryOverhead == 352)
         #expect(configuration.stripeCount == 64)
     }
 
-    @Test("the default per-entry overhead covers at least the slab node and a hash-table slot")
+    @Test("the default per-entry overhead covers at least the slab node, a hash-table slot and an expiry item")
     func overheadIsHonest() {
         let node = MemoryLayout<StoredEntry>.stride + 2 * MemoryLayout<Int32>.stride
         let slot = MemoryLayout<String>.stride + MemoryLayout<LRUList<StoredEntry>.Handle>.stride
+        let expiry = MemoryLayout<ExpiryItem>.stride
 
-        #expect(CacheStore.Configuration().entryOverhead >= node + slot)
+        #expect(CacheStore.Configuration().entryOverhead >= node + slot + expiry)
     }
 
     @Test(

@@ -4,7 +4,7 @@ extension GraphQLNormalizedStore {
     /// Counts what the GraphQL client sees but the store does not (upstream calls, de-duplicated joins), so the
     /// scope's statistics and events cover the whole request path, as `CacheStore.record(_:in:)` does for REST.
     public func record(_ activity: CacheActivity, in scope: CacheScope) {
-        let table = partitions.withPartition(scope) { $0.table }
+        let table = self.table(for: scope) ?? createTable(for: scope)
         switch activity {
         case .networkFetch:
             table.countNetworkFetch()

@@ -251,33 +251,33 @@ extension GraphQLNormalizedStore {
 extension GraphQLNormalizedStore: MemoryReclaimer {
     /// Evicts least recently used records from the scopes holding the most bytes until `bytes` are released.
     ///
-    /// Called by the `MemoryBudget` when the process is over its limit. Scans the scopes' sizes once (rare, only
-    /// under memory pressure), then takes one scope at a time, largest first.
+    /// The store is a fallback reclaimer of its budget: asked when no primary reclaimer (a session registry
+    /// ending whole sessions) freed enough. It takes one scope at a time, largest first, from a ranking made by
+    /// one scan of the scopes and reused by later reclaims until every ranked scope was drained (CacheCore's
+    /// `ScopedPartitions.nextReclaimCandidate()`), so sustained pressure does not scan and sort every session on
+    /// each reclaim. Evictions are emitted after the scope's lock is released.
     public func reclaim(bytes: Int) -> Int {
         guard bytes > 0 else {
             return 0
         }
-        var tables: [(scope: CacheScope, table: NormalizedRecordTable, bytes: Int)] = []
-        partitions.forEachPartition { scope, partition in
-            let held = partition.table.byteCount
-            if held > 0 {
-                tables.append((scope, partition.table, held))
-            }
-        }
-        tables.sort { $0.bytes > $1.bytes }
         var released = 0
+        var rescanned = false
         let budget = budget
-        for (scope, table, _) in tables where released < bytes {
-            let wanted = bytes - released
-            let tally = table.write { state in
-                state.evictLeastRecent(
-                    maxRecords: .max,
-                    maxBytes: max(0, state.byteCount - wanted),
-                    sparing: nil,
-                    budget: budget
-                )
+        while released < bytes {
+            guard let scope = partitions.nextReclaimCandidate() else {
+                guard !rescanned else {
+                    break
+                }
+                rescanned = true
+                partitions.rankForReclaim { $0.table.byteCount }
+                continue
             }
-            table.countEvictions(tally.recordKeys.count)
+            let wanted = bytes - released
+            let tally =
+                table(for: scope)?.evictLeastRecent(releasing: wanted, budget: budget) ?? RemovalTally()
+            if tally.bytes < wanted {
+                partitions.reclaimDrained(scope)
+            }
             released += tally.bytes
             emitEvictions(tally, reason: .memoryBudget, in: scope)
         }

@@ -120,7 +120,7 @@ extension GraphQLNormalizedStore {
         }
         // A scope read before anything was written gets its partition here, like `CacheStore.lookup`, so that
         // its first misses are counted.
-        (table ?? partitions.withPartition(scope) { $0.table }).countRead(outcome)
+        (table ?? createTable(for: scope)).countRead(outcome)
         if let observer {
             let key = definition.name ?? "<anonymous>"
             switch outcome {

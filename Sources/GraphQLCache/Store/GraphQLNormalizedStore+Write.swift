@@ -34,14 +34,15 @@ extension GraphQLNormalizedStore {
             variables: definition.resolvedVariables(variables),
             configuration: cacheConfiguration
         )
-        var normalizer = ResponseNormalizer(context: context, now: clock.now(), sizing: sizing)
+        let now = clock.now()
+        var normalizer = ResponseNormalizer(context: context, now: now, sizing: sizing)
         try normalizer.normalize(
             data: data,
             rootKey: Self.rootKey(of: definition.kind),
             rootTypename: cacheConfiguration.rootTypename(of: definition.kind),
             node: SelectionNode(selectionSets: [definition.selectionSet])
         )
-        let outcome = merge(normalizer.drafts, in: scope, generation: generation)
+        let outcome = merge(normalizer.drafts, at: now, in: scope, generation: generation)
         if let changeObserver, let changes = outcome.changes, !changes.isEmpty {
             changeObserver(scope, definition.kind, changes)
         }
@@ -62,13 +63,13 @@ extension GraphQLNormalizedStore {
     /// Merges validated drafts under the scope's write lock, then enforces the limits.
     private func merge(
         _ drafts: [String: RecordDraft],
+        at now: CacheInstant,
         in scope: CacheScope,
         generation: CacheGeneration?
     ) -> GraphQLWriteOutcome {
         let draftBytes = drafts.values.reduce(0) { $0 + $1.bytes }
-        guard drafts.count <= configuration.maxRecordsPerScope, draftBytes <= configuration.maxBytesPerScope,
-            draftBytes <= budget?.limit ?? .max
-        else {
+        let (maxRecords, maxBytes) = liveLimits.current
+        guard drafts.count <= maxRecords, draftBytes <= maxBytes, draftBytes <= budget?.limit ?? .max else {
             return .rejectedTooLarge
         }
         let access = partitions.withPartition(scope, ifGeneration: generation) { partition in
@@ -81,37 +82,41 @@ extension GraphQLNormalizedStore {
         let configuration = configuration
         let sizing = sizing
         let budget = budget
+        let evictsForBudget = budget.map { !$0.hasPrimaryReclaimer } ?? false
         let merged = table.write { state -> MergeResult? in
             guard !state.isDropped, table.epoch.load(ordering: .sequentiallyConsistent) == epoch else {
                 return nil
             }
-            let (changes, created) = state.apply(drafts, tick: tick, sizing: sizing, budget: budget)
+            let (changes, created) = state.apply(drafts, tick: tick, now: now, sizing: sizing, budget: budget)
             var result = MergeResult(changes: changes, created: created)
-            if state.records.count > configuration.maxRecordsPerScope {
+            if state.records.count > maxRecords {
                 result.entryLimitEvictions = state.evictLeastRecent(
-                    maxRecords: configuration.evictionTarget(configuration.maxRecordsPerScope),
+                    maxRecords: configuration.evictionTarget(maxRecords),
                     maxBytes: .max,
                     sparing: tick,
                     budget: budget
                 )
             }
-            if state.byteCount > configuration.maxBytesPerScope {
+            if state.byteCount > maxBytes {
                 result.byteLimitEvictions = state.evictLeastRecent(
                     maxRecords: .max,
-                    maxBytes: configuration.evictionTarget(configuration.maxBytesPerScope),
+                    maxBytes: configuration.evictionTarget(maxBytes),
                     sparing: tick,
                     budget: budget
                 )
             }
-            if let budget, budget.isOverLimit {
-                // Over the process budget: this scope pays first, from its least recent end, never with the
-                // records just written.
+            if evictsForBudget, let budget, budget.isOverLimit {
+                // Over the process budget without a primary reclaimer: this scope pays first, from its least
+                // recent end, never with the records just written. With one, the budget is asked below.
                 result.budgetEvictions = state.evictLeastRecent(
                     maxRecords: .max,
                     maxBytes: max(0, state.byteCount - budget.excessBytes),
                     sparing: tick,
                     budget: budget
                 )
+            }
+            if let next = state.takeSchedule() {
+                writeQueue.schedule(scope, at: next)  // the queue's lock is a leaf: safe under the table's
             }
             return result
         }
@@ -121,6 +126,7 @@ extension GraphQLNormalizedStore {
         table.countInserts(drafts.count)
         table.countEvictions(merged.evictedCount)
         if let budget, budget.isOverLimit {
+            // Outside every lock: reclaimers may call back into the store (a session registry clears scopes).
             budget.reclaimExcess()
         }
         emitEvictions(merged.entryLimitEvictions, reason: .entryLimit, in: scope)

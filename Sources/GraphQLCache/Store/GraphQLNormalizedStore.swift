@@ -5,8 +5,10 @@ import CacheCore
 ///
 /// One partition per `CacheScope` (a session, or `.shared`), like CacheCore's `CacheStore`: reads never cross
 /// scopes, and a scope is cleared in constant time. Records count against the same process-wide `MemoryBudget`
-/// as the REST store, and the least recently used records go first when a scope or the process is over its
-/// limit.
+/// as the REST store; the least recently used records go first when a scope is over its limit, or when the
+/// process is and no primary reclaimer (a session registry ending whole sessions) freed enough.
+/// ``purgeRecords(writtenBefore:)`` removes records older than any freshness rule accepts, at the cost of what it
+/// removes, and ``updateLimits(maxBytesPerScope:maxRecordsPerScope:)`` changes the per-scope limits at run time.
 ///
 /// Concurrency: every method may be called from any thread or task. Readers of a scope share its lock (they
 /// never block each other); a write holds it alone only while merging, after the response was normalized and
@@ -25,7 +27,8 @@ import CacheCore
 public final class GraphQLNormalizedStore: Sendable {
     /// How records are keyed and fragments matched.
     public let cacheConfiguration: GraphQLCacheConfiguration
-    /// Limits.
+    /// The limits the store was created with; the per-scope limits may have changed since (see
+    /// ``currentLimits`` and ``updateLimits(maxBytesPerScope:maxRecordsPerScope:)``).
     public let configuration: Configuration
     /// The time source of `writtenAt` on fields; inject a `ManualCacheClock` in tests.
     public let clock: any CacheClock
@@ -38,6 +41,10 @@ public final class GraphQLNormalizedStore: Sendable {
         (@Sendable (_ scope: CacheScope, _ kind: GraphQLOperationDefinition.Kind, _ changes: GraphQLChangeSet) -> Void)?
     let partitions: ScopedPartitions<NormalizedPartition>
     let sizing: RecordSizing
+    /// The per-scope limits in force, read with one atomic load each per write.
+    let liveLimits: LiveRecordLimits
+    /// The scopes by their oldest record write (or at once when left empty), so a purge visits only those due.
+    let writeQueue = ScopeDueQueue()
 
     /// - Parameters:
     ///   - cacheConfiguration: key providers and possible types; without providers, objects are stored under
@@ -69,6 +76,7 @@ public final class GraphQLNormalizedStore: Sendable {
         self.observer = observer
         self.partitions = ScopedPartitions(stripeCount: configuration.stripeCount)
         self.sizing = configuration.sizing
+        self.liveLimits = LiveRecordLimits(configuration)
         budget?.register(self)
     }
 

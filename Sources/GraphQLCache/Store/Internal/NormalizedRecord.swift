@@ -4,7 +4,7 @@ import Synchronization
 /// A record as a partition holds it: a reference, so that a write merges into it in place and a read can mark
 /// it as used without the write lock.
 ///
-/// `@unchecked Sendable` is safe because the mutable properties (`typename`, `fields`, `byteCount`) are only
+/// `@unchecked Sendable` is safe because the mutable properties (`typename`, `fields`, `byteCount`, `lastWrite`) are only
 /// changed by the owning `NormalizedRecordTable` while it holds its write lock, and only read while it holds
 /// its read or write lock (readers reach records only through the table's locked accessors, and snapshots
 /// handed out are value copies); `lastUse` is an atomic, which readers may store to concurrently.
@@ -15,13 +15,24 @@ final class NormalizedRecord: @unchecked Sendable {
     var byteCount: Int
     /// The table's use tick of the last read or write that touched the record: the LRU order.
     let lastUse: Atomic<UInt64>
+    /// When a response last wrote the record (the latest `writtenAt` of its fields): what a purge by write
+    /// time compares. Changed under the write lock only.
+    var lastWrite: CacheInstant
 
-    init(key: String, typename: String?, fields: RecordFields, byteCount: Int, lastUse: UInt64) {
+    init(
+        key: String,
+        typename: String?,
+        fields: RecordFields,
+        byteCount: Int,
+        lastUse: UInt64,
+        lastWrite: CacheInstant
+    ) {
         self.key = key
         self.typename = typename
         self.fields = fields
         self.byteCount = byteCount
         self.lastUse = Atomic(lastUse)
+        self.lastWrite = lastWrite
     }
 
     /// A value copy for callers outside the lock.

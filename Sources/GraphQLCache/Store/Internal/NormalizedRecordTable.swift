@@ -25,6 +25,7 @@ final class NormalizedRecordTable: @unchecked Sendable {
     private let deduplicatedJoins = Atomic<Int>(0)
     private let inserts = Atomic<Int>(0)
     private let evictions = Atomic<Int>(0)
+    private let expirations = Atomic<Int>(0)
     private let recordCountMirror = Atomic<Int>(0)
     private let byteCountMirror = Atomic<Int>(0)
 
@@ -47,6 +48,21 @@ final class NormalizedRecordTable: @unchecked Sendable {
             byteCountMirror.store(state.byteCount, ordering: .relaxed)
             return result
         }
+    }
+
+    /// Evicts least recently used records (roots last) until `bytes` are released or none is left, and counts
+    /// them as evictions.
+    func evictLeastRecent(releasing bytes: Int, budget: MemoryBudget?) -> RemovalTally {
+        let tally = write { state in
+            state.evictLeastRecent(
+                maxRecords: .max,
+                maxBytes: max(0, state.byteCount - bytes),
+                sparing: nil,
+                budget: budget
+            )
+        }
+        countEvictions(tally.recordKeys.count)
+        return tally
     }
 
     /// A new use tick, later than every tick handed out before: the LRU clock of this table.
@@ -91,11 +107,16 @@ final class NormalizedRecordTable: @unchecked Sendable {
         evictions.add(count, ordering: .relaxed)
     }
 
+    func countExpirations(_ count: Int) {
+        expirations.add(count, ordering: .relaxed)
+    }
+
     var statistics: CacheStatistics {
         CacheStatistics(
             hits: hits.load(ordering: .relaxed),
             misses: misses.load(ordering: .relaxed),
             staleHits: staleHits.load(ordering: .relaxed),
+            expirations: expirations.load(ordering: .relaxed),
             evictions: evictions.load(ordering: .relaxed),
             inserts: inserts.load(ordering: .relaxed),
             networkFetches: networkFetches.load(ordering: .relaxed),

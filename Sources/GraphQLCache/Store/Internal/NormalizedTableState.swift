@@ -22,14 +22,20 @@ struct NormalizedTableState {
     private(set) var byteCount = 0
     /// Set when the scope's partition was detached (cleared); nothing is written any more.
     var isDropped = false
+    /// Every record's last write, plus stale items of earlier writes (skipped when popped, dropped by a rebuild
+    /// before they outnumber the records): see `NormalizedTableState+Purge`.
+    var writeIndex = MinHeap<WriteItem>()
+    /// The time the store's `ScopeDueQueue` was last asked to visit this table by (it may visit earlier).
+    var scheduledAt: CacheInstant?
 
     // MARK: - Writing
 
     /// Merges a response's drafts; returns the storage keys of changed fields per record (new records list all
-    /// their fields). Every record written is marked with `tick`.
+    /// their fields). Every record written is marked with `tick` and its write time `now` (indexed for purges).
     mutating func apply(
         _ drafts: [String: RecordDraft],
         tick: UInt64,
+        now: CacheInstant,
         sizing: RecordSizing,
         budget: MemoryBudget?
     ) -> (changes: [String: [String]], newRecords: Int) {
@@ -41,6 +47,7 @@ struct NormalizedTableState {
             if let record = records[key] {
                 let (changed, delta) = merge(draft, into: record, sizing: sizing)
                 record.lastUse.store(tick, ordering: .relaxed)
+                record.lastWrite = max(record.lastWrite, now)
                 added += delta
                 if !changed.isEmpty {
                     changes[key] = changed
@@ -52,12 +59,14 @@ struct NormalizedTableState {
                     typename: draft.typename,
                     fields: draft.fields,
                     byteCount: bytes,
-                    lastUse: tick
+                    lastUse: tick,
+                    lastWrite: now
                 )
                 added += bytes
                 newRecords += 1
                 changes[key] = draft.fields.entries.map(\.key)
             }
+            indexWrite(WriteItem(writtenAt: now, key: key))
         }
         byteCount += added
         if added > 0 {

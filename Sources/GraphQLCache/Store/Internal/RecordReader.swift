@@ -38,7 +38,15 @@ struct RecordReader {
 
     /// The root record, or an empty stand-in so that a scope never written misses at its first field.
     func root(_ key: String, typename: String) -> NormalizedRecord {
-        records[key] ?? NormalizedRecord(key: key, typename: typename, fields: RecordFields(), byteCount: 0, lastUse: 0)
+        records[key]
+            ?? NormalizedRecord(
+                key: key,
+                typename: typename,
+                fields: RecordFields(),
+                byteCount: 0,
+                lastUse: 0,
+                lastWrite: CacheInstant(nanoseconds: 0)
+            )
     }
 
     // MARK: - Checking
