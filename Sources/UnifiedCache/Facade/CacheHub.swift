@@ -94,7 +94,7 @@ public final class CacheHub: Sendable {
         }
         registry = SessionRegistry(limits: Self.sessionLimits(current))
         terminator = SessionTerminator(registry: registry, budget: budget, observer: observer)
-        budget.register(terminator)
+        budget.register(terminator, priority: .primary)
         startMaintenance()
     }
 
