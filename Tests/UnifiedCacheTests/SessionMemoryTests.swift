@@ -98,6 +98,53 @@ struct SessionOperationsTests {
         #expect(harness.hub.statistics().rest.expirations == 1)
     }
 
+    @Test("reloading memory limits applies them to the running hub, ending least recent sessions to fit")
+    func reloadAppliesMemoryLimits() async throws {
+        let harness = try await FacadeHarness("reloadmemory")
+        let hub = harness.hub
+        for user in [FixtureTenant.User.alice, .bob] {
+            _ = try await harness.session(user).rest.perform(
+                with: CachedGET(path: "/api/accounts", key: "accountSummary.list")
+            ).get()
+        }
+        let used = hub.budget.usedBytes
+        let change = try await hub.reloadSettings(
+            from: .settings(
+                CacheSettings(
+                    memory: .init(
+                        processBudgetBytes: used - 1, maxEntriesPerSession: 50, maxBytesPerSession: 100_000))))
+        #expect(change.memoryLimitsChanged)
+        #expect(hub.budget.limit == used - 1)
+        #expect(hub.budget.usedBytes <= hub.budget.limit)
+        #expect(hub.existingSession(id: "session-alice") == nil)
+        #expect(hub.existingSession(id: "session-bob") != nil)
+        #expect(hub.restStore.currentLimits.maxEntriesPerScope == 50)
+
+        let refused = await #expect(throws: UnifiedCacheError.self) {
+            try await hub.reloadSettings(from: .settings(CacheSettings(memory: .init(processBudgetBytes: 0))))
+        }
+        #expect(refused?.code == .invalidSettings)
+        #expect(hub.budget.limit == used - 1)
+    }
+
+    @Test("maintenance purges GraphQL records no freshness rule can make fresh any more")
+    func maintenancePurgesExpiredRecords() async throws {
+        let harness = try await FacadeHarness("maintenancerecords")
+        let summary = UntypedGraphQLOperation(
+            document: "query AccountSummary { accounts { id name } }", operationName: "AccountSummary")
+        let alice = harness.session(.alice)
+        #expect(await alice.graphQL.fetch(operation: summary).isSuccess)
+        let records = harness.hub.graphQLStore.recordCount(in: alice.scope)
+        #expect(records > 0)
+        harness.clock.advance(seconds: 300 + 59)
+        #expect(await harness.hub.runMaintenance().expiredRecords == 0)
+        harness.clock.advance(seconds: 2)
+        #expect(await harness.hub.runMaintenance().expiredRecords == records)
+        #expect(harness.hub.graphQLStore.recordCount(in: alice.scope) == 0)
+        let again = await alice.graphQL.fetch(operation: summary, cachePolicy: .returnCacheDataDontFetch)
+        #expect(!again.isSuccess)
+    }
+
     @Test("metrics show live sessions, sessions started and sessions ended by reason, with no identities")
     func metricsText() async throws {
         let harness = try await FacadeHarness("sessionmetrics", settings: try SettingsStore(
