@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
 
@@ -246,6 +247,31 @@ def latency_applies_to_matching_requests_only(c: Client):
     unmatched = time.monotonic() - started
     c.control("POST", "latency", {"ms": 0})
     expect(unmatched < 0.19 and c.control("GET", "latency") == [], "other routes not delayed; cleared")
+
+
+@check
+def answer_first_latency_sends_the_state_at_arrival(c: Client):
+    c.control("POST", "latency", {"ms": 400, "route": "GET /api/accounts/101/balance", "answerFirst": True})
+    expect(c.control("GET", "latency")[0]["answerFirst"] is True, "rule listed with answerFirst")
+    slow = Client(c.port, c.prefix[len("/t/"):])
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(slow.get("/api/accounts/101/balance", ALICE)))
+    reader.start()
+    deadline = time.monotonic() + 5
+    while c.control("GET", "counters")["routes"].get("GET /api/accounts/101/balance", 0) < 1:
+        expect(time.monotonic() < deadline, "the slow read arrived")
+        time.sleep(0.01)
+    time.sleep(0.05)  # the slow read has computed its answer (it does so on arrival, before waiting)
+    payment = {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 100}
+    started = time.monotonic()
+    expect(c.call("POST", "/api/payments", ALICE, payment)[0] == 201, "payment while the read waits")
+    expect(time.monotonic() - started < 0.3, "other routes are not delayed")
+    reader.join(timeout=5)
+    slow.close()
+    expect(answers and answers[0][2]["balance"] == 2500.0, f"the slow answer predates the payment: {answers}")
+    expect(c.get("/api/accounts/101/balance", ALICE)[2]["balance"] == 2400.0, "a later read sees the payment")
+    status, _, body, _ = c.call("POST", "/__control/latency", body={"ms": 1, "answerFirst": "yes"})
+    expect(status == 400 and body["code"] == "invalid_rule", "answerFirst must be a boolean")
 
 
 @check

@@ -20,14 +20,24 @@ struct FlightKey: Hashable, Sendable {
 }
 
 extension GraphQLClient {
-    /// One upstream exchange for every concurrent identical query of this client.
-    func networkAnswer(_ request: PreparedRequest, storing: Bool) async -> NetworkOutcome {
+    /// One upstream exchange for every concurrent identical query of this client that may share it: a query
+    /// joins an exchange only if the scope was not cleared (and no mutation succeeded) since it left, and only
+    /// when `joining` allows it (network-only policies start their own).
+    func networkAnswer(
+        _ request: PreparedRequest,
+        storing: Bool,
+        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining
+    ) async -> NetworkOutcome {
         let key = FlightKey(
             documentID: request.document.id,
             variables: request.queryKey.canonicalVariables,
             storing: storing
         )
-        guard let outcome = await flights.run(key, work: { await self.exchange(request, storing: storing) }) else {
+        let generation = store.generation(of: scope)
+        let outcome = await flights.run(key, generation: generation, joining: joining) {
+            await self.exchange(request, storing: storing, generation: generation)
+        }
+        guard let outcome else {
             return .failure(.cancelledError())
         }
         if outcome.joined {
@@ -37,9 +47,8 @@ extension GraphQLClient {
     }
 
     /// Sends the operation, reads the answer and, when `storing`, merges it into the store unless the scope
-    /// was cleared meanwhile (the generation is taken before sending).
-    func exchange(_ request: PreparedRequest, storing: Bool) async -> NetworkOutcome {
-        let generation = store.generation(of: scope)
+    /// was cleared since `generation` was taken (before sending).
+    func exchange(_ request: PreparedRequest, storing: Bool, generation: CacheGeneration) async -> NetworkOutcome {
         let response: CurlHTTPClient.Response
         switch await send(request) {
         case .success(let answer): response = answer
