@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import uuid
+from email.utils import parsedate_to_datetime
 
 from check_client import ALICE, BENCH, BOB, Client, expect, raw_exchange
 
@@ -247,6 +248,25 @@ def latency_applies_to_matching_requests_only(c: Client):
     unmatched = time.monotonic() - started
     c.control("POST", "latency", {"ms": 0})
     expect(unmatched < 0.19 and c.control("GET", "latency") == [], "other routes not delayed; cleared")
+
+
+@check
+def revalidation_answers_304_with_new_caching_headers(c: Client):
+    path = "/api/revalidation?etag=v1&max_age=30&then_etag=v2&then_max_age=120&then_expires_in=600"
+    status, response, body, _ = c.get(path)
+    expect(status == 200 and body == {"etag": "v1"}, f"first answer {status} {body}")
+    expect(response.getheader("Cache-Control") == "private, max-age=30" and response.getheader("ETag") == '"v1"',
+           "first caching headers")
+    expect(response.getheader("Expires") is None, "no Expires unless asked")
+    for tag in ('"v1"', 'W/"v2"'):
+        status, response, _, raw = c.get(path, headers={"If-None-Match": tag})
+        expect(status == 304 and raw == b"", f"304 for {tag}")
+        expect(response.getheader("Cache-Control") == "private, max-age=120", "the 304's own max-age")
+        expect(response.getheader("ETag") == '"v2"', "the 304's own ETag")
+        expires = parsedate_to_datetime(response.getheader("Expires")).timestamp()
+        expect(590 <= expires - time.time() <= 610, f"Expires about ten minutes ahead: {expires - time.time()}")
+    expect(c.get(path, headers={"If-None-Match": '"v0"'})[0] == 200, "another ETag gets the full answer")
+    expect(c.get("/api/revalidation?max_age=x")[0] == 400, "bad seconds rejected")
 
 
 @check

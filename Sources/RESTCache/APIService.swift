@@ -146,15 +146,8 @@ public final class APIService: Sendable {
         }
         let semantics = configuration.honorsHTTPCaching ? HTTPCachingSemantics(headers: response.headers) : .init()
         if response.status == 304, let stale {
-            let timeout = semantics.cap(
-                stale.entry.metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
-            cache.refresh(
-                key: stale.key,
-                in: placement.scope,
-                timeout: timeout,
-                validators: semantics.validators.isEmpty ? nil : semantics.validators,
-                ifGeneration: generation
-            )
+            refresh(
+                stale, notModified: response, semantics: semantics, request: request, placement: placement, generation)
             return .success(DataWithSource(data: stale.value, source: .network, wasRevalidated: true))
         }
         let decoded: Result<T.Response, API<T.ErrorBody>> = decode(response, as: request)
