@@ -39,8 +39,10 @@ public final class CachedRequestStateManager: Sendable {
     /// joins a call only if no clear of the scope happened since the call started and it is not network-only.
     ///
     /// - Parameters:
+    ///   - key: the request's scope and key.
     ///   - generation: the scope's generation taken just before; `operation` must store under it.
     ///   - joining: `.newCallOnly` for network-only reads, which never take an answer that left before they asked.
+    ///   - operation: the upstream call and store, run once for all who share it.
     /// - Returns: the operation's value, whether this caller joined another's call, or nil when this caller's
     ///   task was cancelled while waiting (the call itself goes on for the others).
     public func run<Value: Sendable>(
