@@ -30,6 +30,37 @@ struct ClientReadYourWritesTests {
         #expect(client.statistics().deduplicatedJoins == 0)
     }
 
+    @Test("a query that left before a mutation does not overwrite the mutation's result when it lands")
+    func olderAnswerDoesNotOverwriteMutation() async throws {
+        let harness = try await ClientHarness("gqlryw-overwrite", transportConfiguration: parallel)
+        try await harness.tenant.setLatency(milliseconds: slow, operation: "AccountSummary", answerFirst: true)
+        let client = try harness.client()
+        let before = Task { await client.fetch(query: AccountSummaryQuery()) }
+        try await waitUntil { try await harness.count("AccountSummary") == 1 }
+
+        let paid = try await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 5)).value()
+        #expect(paid.wasStored)
+        let late = try await before.value.value()
+
+        #expect(late.data.accounts.first?.balance == 2500)
+        #expect(!late.wasStored)
+        #expect(harness.store.record("Account:101", in: client.scope)?.fields["balance"]?.value == .scalar(2495.0))
+        let next = try await client.fetch(query: AccountSummaryQuery()).value()
+        #expect(next.source == .network)
+        #expect(next.data.accounts.first?.balance == 2495)
+        #expect(next.wasStored)
+    }
+
+    @Test("a query that left after the mutation landed is stored as usual")
+    func laterAnswerIsStored() async throws {
+        let harness = try await ClientHarness("gqlryw-later", transportConfiguration: parallel)
+        let client = try harness.client()
+        _ = try await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 5)).value()
+        let after = try await client.fetch(query: AccountSummaryQuery()).value()
+        #expect(after.wasStored)
+        #expect(try await client.fetch(query: AccountSummaryQuery()).value().source == .cache)
+    }
+
     @Test("a query after a clear makes its own call, and only the newer answer is stored")
     func queryAfterClearMakesItsOwnCall() async throws {
         let harness = try await ClientHarness("gqlryw-clear", transportConfiguration: parallel)

@@ -141,7 +141,8 @@ extension GraphQLClient {
         _ request: PreparedRequest,
         reader: ResultReader<Value>
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
-        let outcome = await exchange(request, storing: true, generation: store.generation(of: scope))
+        let outcome = await exchange(
+            request, storing: true, generation: store.generation(of: scope), mutationsSeen: nil)
         if case .success = outcome {
             // Queries that left before the mutation may carry what it changed: later reads start their own.
             flights.retire { _ in true }

@@ -1,6 +1,7 @@
 import CacheCore
 import CurlHTTP
 import Foundation
+import Synchronization
 
 /// What one upstream exchange produced, shared by every caller that joined it.
 struct NetworkAnswer: Sendable {
@@ -34,8 +35,9 @@ extension GraphQLClient {
             storing: storing
         )
         let generation = store.generation(of: scope)
+        let mutationsSeen = landedMutations.withLock { $0 }
         let outcome = await flights.run(key, generation: generation, joining: joining) {
-            await self.exchange(request, storing: storing, generation: generation)
+            await self.exchange(request, storing: storing, generation: generation, mutationsSeen: mutationsSeen)
         }
         guard let outcome else {
             return .failure(.cancelledError())
@@ -47,8 +49,14 @@ extension GraphQLClient {
     }
 
     /// Sends the operation, reads the answer and, when `storing`, merges it into the store unless the scope
-    /// was cleared since `generation` was taken (before sending).
-    func exchange(_ request: PreparedRequest, storing: Bool, generation: CacheGeneration) async -> NetworkOutcome {
+    /// was cleared since `generation` was taken (before sending) or, for a query, unless a mutation of this client
+    /// wrote its result since `mutationsSeen` was read (nil for a mutation, whose write is counted).
+    func exchange(
+        _ request: PreparedRequest,
+        storing: Bool,
+        generation: CacheGeneration,
+        mutationsSeen: UInt64?
+    ) async -> NetworkOutcome {
         let response: CurlHTTPClient.Response
         switch await send(request) {
         case .success(let answer): response = answer
@@ -68,14 +76,23 @@ extension GraphQLClient {
             return .success(answer)
         }
         do {
-            let outcome = try store.write(
-                request.document.operation,
-                variables: request.variables,
-                data: data,
-                in: scope,
-                ifGeneration: generation
-            )
-            answer.wasStored = outcome.changes != nil
+            let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
+                if let mutationsSeen, mutationsSeen != landed {
+                    return nil  // older than a mutation's result: delivered, not stored
+                }
+                let outcome = try store.write(
+                    request.document.operation,
+                    variables: request.variables,
+                    data: data,
+                    in: scope,
+                    ifGeneration: generation
+                )
+                if mutationsSeen == nil, outcome.changes != nil {
+                    landed += 1
+                }
+                return outcome
+            }
+            answer.wasStored = outcome?.changes != nil
         } catch {
             return .failure(error)
         }
