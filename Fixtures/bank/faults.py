@@ -104,7 +104,12 @@ class FaultRule:
 
 @dataclass
 class LatencyRules:
-    """Latency per selector; setting a selector again replaces it, ``ms: 0`` removes it."""
+    """Latency per selector; setting a selector again replaces it, ``ms: 0`` removes it.
+
+    A rule with ``"answerFirst": true`` computes the answer when the request arrives and waits before sending it:
+    the answer reflects the state as it was then (an answer "that left before" a later change), as a slow
+    network would deliver it.
+    """
 
     rules: dict = field(default_factory=dict)
 
@@ -112,17 +117,21 @@ class LatencyRules:
         if not isinstance(spec, dict):
             raise RuleError("a JSON object is expected")
         ms = _int_field(spec, "ms", None, 0, _MAX_MS)
+        answer_first = spec.get("answerFirst", False)
+        if not isinstance(answer_first, bool):
+            raise RuleError("answerFirst must be a boolean")
         selector = Selector.parse(spec)
         if ms == 0 and selector == Selector():
             self.rules.clear()
         elif ms == 0:
             self.rules.pop(selector, None)
         else:
-            self.rules[selector] = ms
+            self.rules[selector] = (ms, answer_first)
 
-    def delay_for(self, method: str, path: str, operation: Optional[str]) -> int:
-        """The largest delay among the matching rules, in milliseconds."""
-        return max((ms for s, ms in self.rules.items() if s.matches(method, path, operation)), default=0)
+    def delay_for(self, method: str, path: str, operation: Optional[str]) -> tuple:
+        """The largest delay among the matching rules, in milliseconds, and whether its answer comes first."""
+        return max((rule for s, rule in self.rules.items() if s.matches(method, path, operation)),
+                   default=(0, False))
 
     def to_json(self) -> list:
-        return [{**s.to_json(), "ms": ms} for s, ms in self.rules.items()]
+        return [{**s.to_json(), "ms": ms, "answerFirst": first} for s, (ms, first) in self.rules.items()]

@@ -126,14 +126,15 @@ class BankRequestHandler(BaseHTTPRequestHandler):
         operation = graphql_http.operation_name(request) if request.path == "/graphql" else None
         tenant.record_request(request.method, request.path, operation, request.connection_id,
                               bearer_token(request))
-        delay = tenant.delay_ms(request.method, request.path, operation)
+        delay, answer_first = tenant.delay_ms(request.method, request.path, operation)
         fault = tenant.take_fault(request.method, request.path, operation)
         if fault is not None and fault.type == "delay":
             delay, fault = delay + fault.ms, None
+        early = self.answer(request, tenant) if answer_first and fault is None else None
         if delay:
             time.sleep(delay / 1000)
         if fault is None:
-            response = self.answer(request, tenant)
+            response = early if early is not None else self.answer(request, tenant)
             tenant.record_status(response.status)  # before sending: a client that has the answer sees it counted
             self.send(response)
         else:

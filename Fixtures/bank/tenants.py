@@ -97,7 +97,8 @@ class Tenant:
         with self.control_lock:
             return self.latency.to_json()
 
-    def delay_ms(self, method: str, path: str, operation: Optional[str]) -> int:
+    def delay_ms(self, method: str, path: str, operation: Optional[str]) -> tuple:
+        """The delay in milliseconds for a request, and whether it is answered before waiting."""
         with self.control_lock:
             return self.latency.delay_for(method, path, operation)
 

@@ -12,8 +12,10 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from email.utils import parsedate_to_datetime
 
 from check_client import ALICE, BENCH, BOB, Client, expect, raw_exchange
 
@@ -248,6 +250,50 @@ def latency_applies_to_matching_requests_only(c: Client):
     unmatched = time.monotonic() - started
     c.control("POST", "latency", {"ms": 0})
     expect(unmatched < 0.19 and c.control("GET", "latency") == [], "other routes not delayed; cleared")
+
+
+@check
+def revalidation_answers_304_with_new_caching_headers(c: Client):
+    path = "/api/revalidation?etag=v1&max_age=30&then_etag=v2&then_max_age=120&then_expires_in=600"
+    status, response, body, _ = c.get(path)
+    expect(status == 200 and body == {"etag": "v1"}, f"first answer {status} {body}")
+    expect(response.getheader("Cache-Control") == "private, max-age=30" and response.getheader("ETag") == '"v1"',
+           "first caching headers")
+    expect(response.getheader("Expires") is None, "no Expires unless asked")
+    for tag in ('"v1"', 'W/"v2"'):
+        status, response, _, raw = c.get(path, headers={"If-None-Match": tag})
+        expect(status == 304 and raw == b"", f"304 for {tag}")
+        expect(response.getheader("Cache-Control") == "private, max-age=120", "the 304's own max-age")
+        expect(response.getheader("ETag") == '"v2"', "the 304's own ETag")
+        expires = parsedate_to_datetime(response.getheader("Expires")).timestamp()
+        expect(590 <= expires - time.time() <= 610, f"Expires about ten minutes ahead: {expires - time.time()}")
+    expect(c.get(path, headers={"If-None-Match": '"v0"'})[0] == 200, "another ETag gets the full answer")
+    expect(c.get("/api/revalidation?max_age=x")[0] == 400, "bad seconds rejected")
+
+
+@check
+def answer_first_latency_sends_the_state_at_arrival(c: Client):
+    c.control("POST", "latency", {"ms": 400, "route": "GET /api/accounts/101/balance", "answerFirst": True})
+    expect(c.control("GET", "latency")[0]["answerFirst"] is True, "rule listed with answerFirst")
+    slow = Client(c.port, c.prefix[len("/t/"):])
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(slow.get("/api/accounts/101/balance", ALICE)))
+    reader.start()
+    deadline = time.monotonic() + 5
+    while c.control("GET", "counters")["routes"].get("GET /api/accounts/101/balance", 0) < 1:
+        expect(time.monotonic() < deadline, "the slow read arrived")
+        time.sleep(0.01)
+    time.sleep(0.05)  # the slow read has computed its answer (it does so on arrival, before waiting)
+    payment = {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 100}
+    started = time.monotonic()
+    expect(c.call("POST", "/api/payments", ALICE, payment)[0] == 201, "payment while the read waits")
+    expect(time.monotonic() - started < 0.3, "other routes are not delayed")
+    reader.join(timeout=5)
+    slow.close()
+    expect(answers and answers[0][2]["balance"] == 2500.0, f"the slow answer predates the payment: {answers}")
+    expect(c.get("/api/accounts/101/balance", ALICE)[2]["balance"] == 2400.0, "a later read sees the payment")
+    status, _, body, _ = c.call("POST", "/__control/latency", body={"ms": 1, "answerFirst": "yes"})
+    expect(status == 400 and body["code"] == "invalid_rule", "answerFirst must be a boolean")
 
 
 @check

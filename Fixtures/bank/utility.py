@@ -2,12 +2,14 @@
 
 import base64
 import re
+import time
+from email.utils import formatdate
 from http import HTTPStatus
 from http.cookies import CookieError, SimpleCookie
 from urllib.parse import quote
 
 from bank import BankError
-from httpio import Request, Response, error_response, json_response
+from httpio import Request, Response, error_response, etag_matches, json_response
 from router import Call, Router
 
 MAX_BYTES = 64 * 1024 * 1024
@@ -106,6 +108,35 @@ def status(call: Call) -> Response:
     return error_response(code, f"status_{code}", phrase)
 
 
+def _caching_headers(call: Call, prefix: str) -> list:
+    """Cache-Control / Expires / ETag from ``<prefix>max_age``, ``<prefix>expires_in``, ``<prefix>etag``."""
+    headers = []
+    max_age, expires_in = call.request.arg(prefix + "max_age"), call.request.arg(prefix + "expires_in")
+    if max_age is not None:
+        headers.append(("Cache-Control", f"private, max-age={_seconds_arg(max_age)}"))
+    if expires_in is not None:
+        headers.append(("Expires", formatdate(time.time() + _seconds_arg(expires_in), usegmt=True)))
+    etag = call.request.arg(prefix + "etag")
+    if etag is not None:
+        headers.append(("ETag", f'"{etag}"'))
+    return headers
+
+
+def _seconds_arg(raw: str) -> int:
+    if not raw.isdigit() or int(raw) > 10_000_000:
+        raise BankError(400, "invalid_parameter", "seconds must be a number from 0 to 10000000")
+    return int(raw)
+
+
+def revalidation(call: Call) -> Response:
+    """200 with the first caching headers; a revalidation naming either ETag gets a 304 with the ``then_`` ones."""
+    etag, then_etag = call.request.arg("etag", ""), call.request.arg("then_etag", "")
+    if_none_match = call.request.header("If-None-Match")
+    if any(tag and etag_matches(if_none_match, f'"{tag}"') for tag in (etag, then_etag)):
+        return Response(304, _caching_headers(call, "then_"), b"")
+    return json_response({"etag": etag}, headers=_caching_headers(call, ""))
+
+
 def add_utility_routes(router: Router) -> None:
     router.add("ANY", "/api/echo", echo, auth=False)
     router.add("GET", "/api/redirect", redirect, auth=False)
@@ -113,3 +144,4 @@ def add_utility_routes(router: Router) -> None:
     router.add("GET", "/api/cookies", cookies, auth=False)
     router.add("GET", "/api/bytes", byte_stream, auth=False)
     router.add("GET", "/api/status/{code}", status, auth=False)
+    router.add("GET", "/api/revalidation", revalidation, auth=False)

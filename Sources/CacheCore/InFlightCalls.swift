@@ -3,9 +3,27 @@ import Synchronization
 /// One upstream call for all concurrent callers with the same key: the first caller leads, the others wait for
 /// its value. REST's `CachedRequestStateManager` and the GraphQL client both de-duplicate through it.
 ///
+/// A caller joins a call only if it may take that call's answer as its own (read your writes):
+/// - the call started at a generation no older than the caller's (``CacheGeneration/isNotOlder(than:)``), so a
+///   read that starts after a clear or a mutation's invalidation never gets an answer that left before it;
+/// - the caller asked for ``Joining/anyCurrentCall`` — a network-only read (``Joining/newCallOnly``, e.g. a
+///   pull-to-refresh) always starts its own call, since every call already in flight started before it asked.
+///
+/// A caller that may not join starts a new call, which takes the key over: later callers join the new call, and
+/// the older one goes on for those already waiting. Taking the generation is one stripe lock of the store, paid
+/// on the miss path only; many identical concurrent reads with no clear still make exactly one call.
+///
 /// The call runs in its own task, detached from any single caller, so one caller cancelling leaves the others
 /// (and the call) alone. The key is released when the call ends, so the next call after a failure tries again.
 public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    /// Whether a caller may be answered by a call already in flight.
+    public enum Joining: Sendable {
+        /// Join the call in flight for the key if it started at the caller's generation or later.
+        case anyCurrentCall
+        /// Never join: the caller wants an answer that left after it asked (network-only reads).
+        case newCallOnly
+    }
+
     private final class Flight: Sendable {
         struct State {
             var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
@@ -13,7 +31,12 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
             var result: Value?
         }
 
+        let generation: CacheGeneration
         let state = Mutex(State())
+
+        init(generation: CacheGeneration) {
+            self.generation = generation
+        }
     }
 
     private let flights = Mutex<[Key: Flight]>([:])
@@ -21,12 +44,12 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     public init() {}
 
-    /// Distinct calls in flight now.
+    /// Distinct calls that later callers may still join.
     public var count: Int {
         flights.withLock { $0.count }
     }
 
-    /// How many callers wait for the call with this key (zero when none is in flight).
+    /// How many callers wait for the joinable call with this key (zero when none is in flight).
     public func waiterCount(for key: Key) -> Int {
         guard let flight = flights.withLock({ $0[key] }) else {
             return 0
@@ -39,16 +62,27 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         releases.withLock { $0 }
     }
 
-    /// Runs `work` once for all concurrent callers with the same key.
+    /// Runs `work` once for all concurrent callers with the same key that may share its answer.
     ///
+    /// - Parameters:
+    ///   - key: identifies identical calls (scope included).
+    ///   - generation: the caller's scope generation, taken just before this call; `work` must store its answer
+    ///     under this same token, so the call's answer is refused by the store after any later clear.
+    ///   - joining: whether the caller may be answered by a call already in flight.
+    ///   - work: the upstream call, run in its own task when this caller leads.
     /// - Returns: the value and whether this caller joined another's call, or nil when this caller's task was
     ///   cancelled while waiting (the call itself goes on for the others).
-    public func run(_ key: Key, work: @escaping @Sendable () async -> Value) async -> (value: Value, joined: Bool)? {
+    public func run(
+        _ key: Key,
+        generation: CacheGeneration,
+        joining: Joining = .anyCurrentCall,
+        work: @escaping @Sendable () async -> Value
+    ) async -> (value: Value, joined: Bool)? {
         let (flight, isLeader) = flights.withLock { flights -> (Flight, Bool) in
-            if let flight = flights[key] {
+            if joining == .anyCurrentCall, let flight = flights[key], flight.generation.isNotOlder(than: generation) {
                 return (flight, false)
             }
-            let flight = Flight()
+            let flight = Flight(generation: generation)
             flights[key] = flight
             return (flight, true)
         }
@@ -62,6 +96,17 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
             return nil
         }
         return (value, !isLeader)
+    }
+
+    /// Makes the calls in flight whose key `matches` unjoinable: they go on for their callers, and the next
+    /// caller with such a key starts a new call. For writes the store's generation does not see (a mutation that
+    /// invalidated nothing, a GraphQL mutation merged into the records).
+    public func retire(where matches: (Key) -> Bool) {
+        flights.withLock { flights in
+            for key in flights.keys.filter(matches) {
+                flights[key] = nil
+            }
+        }
     }
 
     private func land(_ flight: Flight, key: Key, value: Value) {

@@ -85,9 +85,13 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
     public func generation(of scope: CacheScope) -> CacheGeneration {
         let key = HashedScope(scope)
         return stripe(for: key).state.withLock { state in
-            CacheGeneration(
-                partitionGeneration: state.slots[key]?.generation ?? 0,
-                observedCounter: generationCounter.load(ordering: .sequentiallyConsistent)
+            let partitionGeneration = state.slots[key]?.generation ?? 0
+            return CacheGeneration(
+                partitionGeneration: partitionGeneration,
+                observedCounter: generationCounter.load(ordering: .sequentiallyConsistent),
+                // Per scope this only grows: a clear or drop takes a new, larger number, and so does a partition
+                // created after a drop.
+                epoch: partitionGeneration != 0 ? partitionGeneration : state.droppedAt[Self.dropSlot(of: key)]
             )
         }
     }

@@ -46,9 +46,15 @@ public struct FixtureTenant: Sendable {
         _ = try await control(.post, "/__control/faults", json: object)
     }
 
-    /// Delays every matching request by `milliseconds` (0 clears).
-    public func setLatency(milliseconds: Int, route: String? = nil, operation: String? = nil) async throws {
-        var object: [String: Any] = ["ms": milliseconds]
+    /// Delays every matching request by `milliseconds` (0 clears). With `answerFirst`, the answer is computed when
+    /// the request arrives and sent after the delay: it shows the state before any change made meanwhile.
+    public func setLatency(
+        milliseconds: Int,
+        route: String? = nil,
+        operation: String? = nil,
+        answerFirst: Bool = false
+    ) async throws {
+        var object: [String: Any] = ["ms": milliseconds, "answerFirst": answerFirst]
         if let route { object["route"] = route }
         if let operation { object["operation"] = operation }
         _ = try await control(.post, "/__control/latency", json: object)

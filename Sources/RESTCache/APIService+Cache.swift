@@ -122,6 +122,45 @@ extension APIService {
         )
     }
 
+    /// Freshens a revalidated entry with what the 304 says (RFC 9111 §4.3.4: the stored headers are updated by
+    /// those the 304 carries). A 304 with `Cache-Control: max-age` or `Expires` sets the entry's lifetime anew,
+    /// capped by the timeout the request asks for (after the storage policy, as for a 200); without them the
+    /// entry keeps its lifetime. Its `ETag` and `Last-Modified` replace the stored ones; absent ones are kept.
+    func refresh<T: RequestType>(
+        _ stale: CachedValue<T.Response>,
+        notModified response: CurlHTTPClient.Response,
+        semantics: HTTPCachingSemantics,
+        request: T,
+        placement: RequestPlan.CachePlacement,
+        _ generation: CacheGeneration
+    ) {
+        var timeout: Timeout?
+        if semantics.freshnessLifetime(shared: placement.isShared) != nil {
+            var requested = RequestPlan.metadata(for: request, placement: placement)
+            if let policy = configuration.storagePolicy {
+                guard let decided = policy(placement.key, requested, response) else {
+                    // The settings say this is no longer cached at all.
+                    cache.remove(key: stale.key, in: placement.scope)
+                    return
+                }
+                requested = decided
+            }
+            timeout = semantics.cap(requested.timeout, default: cache.defaultTimeout, shared: placement.isShared)
+        }
+        let stored = stale.entry.metadata.validators
+        let validators = CacheValidators(
+            etag: semantics.validators.etag ?? stored.etag,
+            lastModified: semantics.validators.lastModified ?? stored.lastModified
+        )
+        cache.refresh(
+            key: stale.key,
+            in: placement.scope,
+            timeout: timeout,
+            validators: validators,
+            ifGeneration: generation
+        )
+    }
+
     /// Decodes a success body as the request's `Response`, or an error status as `API.http`.
     func decode<T: RequestType>(_ response: CurlHTTPClient.Response, as request: T) -> Result<
         T.Response, API<T.ErrorBody>

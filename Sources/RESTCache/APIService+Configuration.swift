@@ -6,8 +6,9 @@ extension APIService {
         /// Honour the upstream's `Cache-Control` (`no-store`, `private`, `max-age`), validators (`ETag`,
         /// `Last-Modified` → conditional revalidation) and `Vary`. Default: true.
         public var honorsHTTPCaching: Bool
-        /// "Cache only what's safe": rules for GET requests that carry no `Cacheable`. First match wins.
-        /// Default: none (such requests are never stored).
+        /// "Cache only what's safe": rules for GET requests that carry no `Cacheable`. First match wins. Their
+        /// answers are keyed `GET <path>?<query>` with the query items sorted by name, then value, so the order a
+        /// caller lists them in does not split the cache. Default: none (such requests are never stored).
         public var cachingRules: [CachingRule]
         /// What a successful POST/PUT/PATCH/DELETE invalidates, by path pattern. Default: none.
         public var invalidationRules: [InvalidationRule]

@@ -113,7 +113,8 @@ public final class APIService: Sendable {
     // MARK: Network
 
     /// One upstream call for all concurrent identical reads; the answer is stored unless the scope was cleared
-    /// meanwhile.
+    /// meanwhile. A read joins only a call of its own generation (nothing cleared since the call left) and only
+    /// when it reads the cache first.
     @usableFromInline
     func fetch<T: RequestType>(
         _ request: T,
@@ -121,8 +122,12 @@ public final class APIService: Sendable {
         revalidating stale: CachedValue<T.Response>?
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
         let flightKey = CachedRequestStateManager.Key(scope: placement.scope, key: flightIdentity(request, placement))
-        let outcome = await requestStates.run(flightKey) {
-            await self.networkRead(request, placement, revalidating: stale)
+        let generation = cache.generation(of: placement.scope)
+        // Network-only and network-first reads ask for an answer that left after they asked (pull-to-refresh).
+        let joining: CachedRequestStateManager.Joining =
+            request.cachePolicy.readsCacheFirst ? .anyCurrentCall : .newCallOnly
+        let outcome = await requestStates.run(flightKey, generation: generation, joining: joining) {
+            await self.networkRead(request, placement, generation: generation, revalidating: stale)
         }
         guard let outcome else { return .failure(.cancelled) }
         if outcome.joined { cache.record(.deduplicatedJoin(key: placement.key), in: placement.scope) }
@@ -140,9 +145,9 @@ public final class APIService: Sendable {
     private func networkRead<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
+        generation: CacheGeneration,
         revalidating stale: CachedValue<T.Response>?
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
-        let generation = cache.generation(of: placement.scope)
         let response: CurlHTTPClient.Response
         switch await send(request, placement: placement, conditionalOn: stale) {
         case .success(let answer): response = answer
@@ -150,15 +155,8 @@ public final class APIService: Sendable {
         }
         let semantics = configuration.honorsHTTPCaching ? HTTPCachingSemantics(headers: response.headers) : .init()
         if response.status == 304, let stale {
-            let timeout = semantics.cap(
-                stale.entry.metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
-            cache.refresh(
-                key: stale.key,
-                in: placement.scope,
-                timeout: timeout,
-                validators: semantics.validators.isEmpty ? nil : semantics.validators,
-                ifGeneration: generation
-            )
+            refresh(
+                stale, notModified: response, semantics: semantics, request: request, placement: placement, generation)
             return .success(DataWithSource(data: stale.value, source: .network, wasRevalidated: true))
         }
         let decoded: Result<T.Response, API<T.ErrorBody>> = decode(response, as: request)
@@ -184,6 +182,7 @@ public final class APIService: Sendable {
         }
         if request.method.isMutating, (200..<400).contains(response.status) {
             invalidateAfterMutation(method: request.method, path: request.path)
+            requestStates.retireCalls(in: cache.scope)
         }
         return decode(response, as: request).map { DataWithSource(data: $0, source: .network) }
     }

@@ -32,19 +32,37 @@ public final class CachedRequestStateManager: Sendable {
     /// Release timings of calls joined by waiters.
     public var releaseStatistics: ReleaseStatistics { calls.releaseStatistics }
 
-    /// Runs `operation` once for all concurrent callers with the same key.
+    /// Whether a request may be answered by a call already in flight (see `InFlightCalls.Joining`).
+    public typealias Joining = InFlightCalls<Key, any Sendable>.Joining
+
+    /// Runs `operation` once for all concurrent callers with the same key that may share its answer: a caller
+    /// joins a call only if no clear of the scope happened since the call started and it is not network-only.
     ///
+    /// - Parameters:
+    ///   - key: the request's scope and key.
+    ///   - generation: the scope's generation taken just before; `operation` must store under it.
+    ///   - joining: `.newCallOnly` for network-only reads, which never take an answer that left before they asked.
+    ///   - operation: the upstream call and store, run once for all who share it.
     /// - Returns: the operation's value, whether this caller joined another's call, or nil when this caller's
     ///   task was cancelled while waiting (the call itself goes on for the others).
     public func run<Value: Sendable>(
         _ key: Key,
+        generation: CacheGeneration,
+        joining: Joining = .anyCurrentCall,
         operation: @escaping @Sendable () async -> Value
     ) async -> (value: Value, joined: Bool)? {
-        guard let outcome = await calls.run(key, work: { await operation() }) else { return nil }
+        let outcome = await calls.run(key, generation: generation, joining: joining) { await operation() }
+        guard let outcome else { return nil }
         guard let typed = outcome.value as? Value else {
             // Same key, different response type: not shareable; fetch on our own.
             return (await operation(), false)
         }
         return (typed, outcome.joined)
+    }
+
+    /// Makes the scope's calls in flight unjoinable (they go on for their callers): after a successful mutation,
+    /// no later read of the session is answered by a call that left before it.
+    public func retireCalls(in scope: CacheScope) {
+        calls.retire { $0.scope == scope }
     }
 }

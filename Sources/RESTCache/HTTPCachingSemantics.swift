@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an upstream's response headers say about caching it (RFC 9111, the parts a private BFF cache needs).
 struct HTTPCachingSemantics: Equatable, Sendable {
     /// `no-store`: must not be stored at all.
@@ -9,6 +11,9 @@ struct HTTPCachingSemantics: Equatable, Sendable {
     /// `max-age` (or `s-maxage` for the shared scope), in seconds.
     var maxAge: Int?
     var sharedMaxAge: Int?
+    /// `Expires` minus `Date` (or minus now without `Date`), in seconds; 0 for an invalid `Expires` (RFC 9111
+    /// §5.3: it is in the past). Used only when no `max-age` applies.
+    var expiresLifetime: Int?
     /// Validators for conditional requests.
     var validators = CacheValidators()
     /// Request header names (lower-cased) the answer varies on; nil when absent; `["*"]` for `Vary: *`.
@@ -32,6 +37,10 @@ struct HTTPCachingSemantics: Equatable, Sendable {
                 }
             }
         }
+        if let expires = headers["expires"] {
+            let date = headers["date"].flatMap(HTTPDate.secondsSince1970) ?? Int(Date().timeIntervalSince1970)
+            expiresLifetime = HTTPDate.secondsSince1970(expires).map { max(0, $0 - date) } ?? 0
+        }
         validators = CacheValidators(etag: headers["etag"], lastModified: headers["last-modified"])
         let varyNames = headers.values(for: "vary").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: " \t").lowercased() }.filter { !$0.isEmpty }
@@ -45,10 +54,16 @@ struct HTTPCachingSemantics: Equatable, Sendable {
         return true
     }
 
+    /// The upstream's freshness lifetime in seconds (RFC 9111 §4.2.1): `no-cache` → 0, then `s-maxage` (shared
+    /// scope only), `max-age`, `Expires`; nil when the headers set none.
+    func freshnessLifetime(shared: Bool) -> Int? {
+        if noCache { return 0 }
+        return (shared ? sharedMaxAge : nil) ?? maxAge ?? expiresLifetime
+    }
+
     /// The request's timeout capped by the upstream's freshness lifetime.
     func cap(_ timeout: Timeout, default resolvedDefault: Timeout, shared: Bool) -> Timeout {
-        let upstream: Int? = noCache ? 0 : (shared ? (sharedMaxAge ?? maxAge) : maxAge)
-        guard let upstream else { return timeout }
+        guard let upstream = freshnessLifetime(shared: shared) else { return timeout }
         let requested = timeout.resolved(default: resolvedDefault)
         switch requested {
         case .seconds(let seconds): return .seconds(min(seconds, Double(upstream)))

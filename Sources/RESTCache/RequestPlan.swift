@@ -92,7 +92,7 @@ struct RequestPlan: Sendable {
                 $0.pattern.matches(method: "GET", path: request.path)
             }), rule.cache
         else { return nil }
-        let query = encode(request.queryItems)
+        let query = canonicalQuery(request.queryItems)
         let key = "GET \(request.path)" + (query.isEmpty ? "" : "?\(query)")
         let shared = rule.isShared && !carriesCredentials(request.headers)
         return CachePlacement(key: key, scope: shared ? .shared : sessionScope, rule: rule)
@@ -134,6 +134,24 @@ struct RequestPlan: Sendable {
             guard let value = item.value else { return name }
             return "\(name)=\(percentEncode(value))"
         }.joined(separator: "&")
+    }
+
+    /// The query as a cache key sees it: encoded like the URL, with the items in a stable order (by encoded name,
+    /// then value; an item without value first; repeated names kept), so `a=1&b=2` and `b=2&a=1` share one entry
+    /// while different values still make different keys. The URL sent upstream keeps the caller's order.
+    @usableFromInline
+    static func canonicalQuery(_ items: [QueryItem]) -> String {
+        guard items.count > 1 else { return encode(items) }
+        let encoded = items.map { (name: percentEncode($0.name), value: $0.value.map(percentEncode)) }
+        let ordered = encoded.sorted { lhs, rhs in
+            if lhs.name != rhs.name { return lhs.name < rhs.name }
+            switch (lhs.value, rhs.value) {
+            case (nil, nil), (_, nil): return false
+            case (nil, _): return true
+            case (let left?, let right?): return left < right
+            }
+        }
+        return ordered.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
     }
 
     private static func percentEncode(_ text: String) -> String {

@@ -126,4 +126,30 @@ struct GenerationTests {
         }
         #expect(store.peek("k", in: alice).isStale)
     }
+
+    @Test("tokens are ordered: a clear of the scope makes later tokens newer, other scopes' clears do not")
+    func tokensAreOrderedByClears() throws {
+        let store = try makeStore()
+        store.put("v", "k", in: alice)
+        let flight = store.generation(of: alice)
+        store.clear(scope: bob, reason: .logout)
+        store.put("w", "k", in: bob)
+        let sameGeneration = store.generation(of: alice)
+        #expect(flight.isNotOlder(than: sameGeneration))
+        #expect(sameGeneration.isNotOlder(than: flight))
+
+        store.clear(keyPrefix: "other", in: alice)
+        let afterClear = store.generation(of: alice)
+        #expect(!flight.isNotOlder(than: afterClear))
+        #expect(afterClear.isNotOlder(than: flight))
+
+        store.clear(scope: alice, reason: .logout)
+        let afterDrop = store.generation(of: alice)
+        #expect(!afterClear.isNotOlder(than: afterDrop))
+        // Re-creating the partition also moves on: conservative (one more upstream call), never a stale answer.
+        store.put("x", "k", in: alice)
+        let recreated = store.generation(of: alice)
+        #expect(recreated.isNotOlder(than: afterDrop))
+        #expect(!afterDrop.isNotOlder(than: recreated))
+    }
 }

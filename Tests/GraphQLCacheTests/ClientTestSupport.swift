@@ -16,10 +16,16 @@ struct ClientHarness {
 
     /// - Parameter keyed: register the `__typename:id` key provider (normalized caching); without it objects
     ///   are stored under their paths (the seeds' query-based caching).
-    init(_ label: String, keyed: Bool = true) async throws {
+    /// - Parameter transportConfiguration: tests that need two requests to the fixture at once pass
+    ///   `enableHTTP2: false` (with it, libcurl waits for the busy HTTP/1.1 connection instead of opening another).
+    init(
+        _ label: String,
+        keyed: Bool = true,
+        transportConfiguration: CurlHTTPClient.Configuration = .init()
+    ) async throws {
         tenant = try await FixtureServer.tenant(label)
         store = try makeNormalizedStore(keyed: keyed, clock: clock, observer: events)
-        transport = try CurlHTTPClient()
+        transport = try CurlHTTPClient(configuration: transportConfiguration)
     }
 
     /// A session's client; the session id defaults to the user's name.

@@ -9,10 +9,17 @@ struct Harness {
     let store: CacheStore
     let client: CurlHTTPClient
 
-    init(_ label: String, storeConfiguration: CacheStore.Configuration = .init()) async throws {
+    /// - Parameter transport: the HTTP client's configuration; tests that need two requests to the fixture at
+    ///   once pass `enableHTTP2: false` (with it, libcurl waits for the busy HTTP/1.1 connection instead of
+    ///   opening a second one).
+    init(
+        _ label: String,
+        storeConfiguration: CacheStore.Configuration = .init(),
+        transport: CurlHTTPClient.Configuration = .init()
+    ) async throws {
         tenant = try await FixtureServer.tenant(label)
         store = try CacheStore(configuration: storeConfiguration, clock: clock)
-        client = try CurlHTTPClient()
+        client = try CurlHTTPClient(configuration: transport)
     }
 
     func service(

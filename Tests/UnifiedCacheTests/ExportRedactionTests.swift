@@ -53,4 +53,40 @@ struct ExportRedactionTests {
         #expect(redaction.scope(.session("s-1")) == "session(s-1)")
         #expect(redaction.value("v") == "v")
     }
+
+    @Test("REST keys keep their domain prefix and words; ids, emails and tokens become fingerprints")
+    func restKeys() {
+        let redaction = ExportRedaction.redacted
+        let id = redaction.identifier("101")
+
+        #expect(redaction.restKey("balances.101") == "balances.\(id)")
+        #expect(redaction.restKey("userProfile.me") == "userProfile.me")
+        #expect(
+            redaction.restKey("userProfile.john.smith@bank.com")
+                == "userProfile.\(redaction.identifier("john.smith@bank.com"))")
+        #expect(
+            redaction.restKey("cards.atok-101.list") == "cards.\(redaction.identifier("atok-101")).list")
+        #expect(
+            redaction.restKey("GET /api/accounts/101/transactions?page=2&pageSize=5")
+                == "GET /api/accounts/\(id)/transactions?page=\(redaction.identifier("2"))&pageSize="
+                + redaction.identifier("5"))
+        #expect(redaction.restKey("statements.tok_9f8e7d6c") == "statements.\(redaction.identifier("tok_9f8e7d6c"))")
+        // Letters only, but too long or too many capitals to be a word: an opaque token.
+        #expect(!redaction.restKey("sessions.QzRtXwPbLmKvNcYd").contains("QzRtXwPbLmKvNcYd"))
+        #expect(!redaction.restKey("sessions.abcdefghijklmnopqrstuvwxyz").contains("abcdefghijklmnopqrstuvwxyz"))
+        #expect(
+            redaction.restKey("offers.all\u{1E}vary:accept-language=fr") == "offers.all\u{1E}vary:accept-language=fr")
+    }
+
+    @Test("REST and record keys are shown as they are when identifiers are asked for")
+    func revealedKeys() {
+        let values = ExportRedaction(includesValues: true)
+        #expect(values.restKey("balances.101") != "balances.101")
+        #expect(values.recordKey("Account:101") == "Account:" + values.identifier("101"))
+        #expect(values.recordKey("QUERY_ROOT") == "QUERY_ROOT")
+
+        let everything = ExportRedaction.revealingEverything
+        #expect(everything.restKey("userProfile.alice@example.com") == "userProfile.alice@example.com")
+        #expect(everything.recordKey("Account:101") == "Account:101")
+    }
 }

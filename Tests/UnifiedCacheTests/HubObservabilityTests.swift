@@ -54,4 +54,34 @@ struct HubObservabilityTests {
         let bobExport = harness.session(.bob).cacheManager.exportCacheContents(redaction: .revealingEverything)
         #expect(!bobExport.contains("alice@example.com"))
     }
+
+    @Test("identifiers inside REST keys are redacted like those of GraphQL records, unless asked for")
+    func exportRedactsIdentifiersInKeys() async throws {
+        let harness = try await FacadeHarness("exportkeys")
+        let alice = harness.session(.alice)
+        let secrets = ["1017", "alice@example.com", "tok_9f8e7d6c5b4a"]
+        for key in ["balances.1017", "userProfile.alice@example.com", "statements.tok_9f8e7d6c5b4a"] {
+            _ = try await alice.rest.perform(with: CachedGET(path: "/api/profile", key: key)).get()
+        }
+        let account = UntypedGraphQLOperation(
+            document: "query Balance { account(id: \"101\") { id balance } }", operationName: "Balance")
+        _ = try await alice.graphQL.fetch(operation: account).get()
+
+        let redacted = alice.cacheManager.exportCacheContents(redaction: .redacted)
+        let valuesOnly = alice.cacheManager.exportCacheContents(redaction: ExportRedaction(includesValues: true))
+        for secret in secrets {
+            #expect(!redacted.contains(secret), "\(secret)")
+        }
+        #expect(!redacted.contains("Account:101"))
+        #expect(redacted.contains("balances.#" + ExportRedaction.fingerprint(of: "1017")))
+        #expect(redacted.contains("userProfile.#"))
+        #expect(redacted.contains("statements.#"))
+        #expect(!valuesOnly.contains("balances.1017"))
+        #expect(!valuesOnly.contains("tok_9f8e7d6c5b4a"))
+
+        let revealed = alice.cacheManager.exportCacheContents(redaction: .revealingEverything)
+        for key in ["balances.1017", "userProfile.alice@example.com", "statements.tok_9f8e7d6c5b4a", "Account:101"] {
+            #expect(revealed.contains(key), "\(key)")
+        }
+    }
 }

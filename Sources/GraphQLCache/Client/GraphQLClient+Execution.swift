@@ -72,14 +72,16 @@ extension GraphQLClient {
                     break
                 }
             }
-            return await fromNetwork(request, storing: plan.usesCache, reader: reader)
+            return await fromNetwork(request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader)
         case .fetchIgnoringCacheData:
-            return await fromNetwork(request, storing: plan.usesCache, reader: reader)
+            return await fromNetwork(request, storing: plan.usesCache, joining: .newCallOnly, reader: reader)
         case .returnCacheDataAndFetch:
             if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
                 switch cached {
                 case .success:
-                    backgroundTasks.start { _ = await self.networkAnswer(request, storing: true) }
+                    backgroundTasks.start {
+                        _ = await self.networkAnswer(request, storing: true, joining: .anyCurrentCall)
+                    }
                     return cached
                 case .failure(let error) where error.code != .decodingFailed:
                     return cached
@@ -87,7 +89,7 @@ extension GraphQLClient {
                     break
                 }
             }
-            return await fromNetwork(request, storing: plan.usesCache, reader: reader)
+            return await fromNetwork(request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader)
         case .returnCacheDataDontFetch:
             guard plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) else {
                 return .failure(
@@ -99,7 +101,7 @@ extension GraphQLClient {
             }
             return cached
         case .fetchIgnoringCacheCompletely:
-            return await fromNetwork(request, storing: false, reader: reader)
+            return await fromNetwork(request, storing: false, joining: .newCallOnly, reader: reader)
         }
     }
 
@@ -126,7 +128,9 @@ extension GraphQLClient {
                     continuation.yield(cached)
                 }
             }
-            continuation.yield(await fromNetwork(request, storing: plan.usesCache, reader: reader))
+            continuation.yield(
+                await fromNetwork(request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader)
+            )
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
@@ -137,7 +141,12 @@ extension GraphQLClient {
         _ request: PreparedRequest,
         reader: ResultReader<Value>
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
-        let outcome = await exchange(request, storing: true)
+        let outcome = await exchange(
+            request, storing: true, generation: store.generation(of: scope), mutationsSeen: nil)
+        if case .success = outcome {
+            // Queries that left before the mutation may carry what it changed: later reads start their own.
+            flights.retire { _ in true }
+        }
         return outcome.flatMap { result(from: $0, request: request, reader: reader) }
     }
 
@@ -191,9 +200,10 @@ extension GraphQLClient {
     private func fromNetwork<Value>(
         _ request: PreparedRequest,
         storing: Bool,
+        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
         reader: ResultReader<Value>
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
-        let outcome = await networkAnswer(request, storing: storing)
+        let outcome = await networkAnswer(request, storing: storing, joining: joining)
         return outcome.flatMap { result(from: $0, request: request, reader: reader) }
     }
 

@@ -1,6 +1,7 @@
 import CacheCore
 import CurlHTTP
 import Foundation
+import Synchronization
 
 /// What one upstream exchange produced, shared by every caller that joined it.
 struct NetworkAnswer: Sendable {
@@ -20,14 +21,25 @@ struct FlightKey: Hashable, Sendable {
 }
 
 extension GraphQLClient {
-    /// One upstream exchange for every concurrent identical query of this client.
-    func networkAnswer(_ request: PreparedRequest, storing: Bool) async -> NetworkOutcome {
+    /// One upstream exchange for every concurrent identical query of this client that may share it: a query
+    /// joins an exchange only if the scope was not cleared (and no mutation succeeded) since it left, and only
+    /// when `joining` allows it (network-only policies start their own).
+    func networkAnswer(
+        _ request: PreparedRequest,
+        storing: Bool,
+        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining
+    ) async -> NetworkOutcome {
         let key = FlightKey(
             documentID: request.document.id,
             variables: request.queryKey.canonicalVariables,
             storing: storing
         )
-        guard let outcome = await flights.run(key, work: { await self.exchange(request, storing: storing) }) else {
+        let generation = store.generation(of: scope)
+        let mutationsSeen = landedMutations.withLock { $0 }
+        let outcome = await flights.run(key, generation: generation, joining: joining) {
+            await self.exchange(request, storing: storing, generation: generation, mutationsSeen: mutationsSeen)
+        }
+        guard let outcome else {
             return .failure(.cancelledError())
         }
         if outcome.joined {
@@ -37,9 +49,14 @@ extension GraphQLClient {
     }
 
     /// Sends the operation, reads the answer and, when `storing`, merges it into the store unless the scope
-    /// was cleared meanwhile (the generation is taken before sending).
-    func exchange(_ request: PreparedRequest, storing: Bool) async -> NetworkOutcome {
-        let generation = store.generation(of: scope)
+    /// was cleared since `generation` was taken (before sending) or, for a query, unless a mutation of this client
+    /// wrote its result since `mutationsSeen` was read (nil for a mutation, whose write is counted).
+    func exchange(
+        _ request: PreparedRequest,
+        storing: Bool,
+        generation: CacheGeneration,
+        mutationsSeen: UInt64?
+    ) async -> NetworkOutcome {
         let response: CurlHTTPClient.Response
         switch await send(request) {
         case .success(let answer): response = answer
@@ -59,14 +76,23 @@ extension GraphQLClient {
             return .success(answer)
         }
         do {
-            let outcome = try store.write(
-                request.document.operation,
-                variables: request.variables,
-                data: data,
-                in: scope,
-                ifGeneration: generation
-            )
-            answer.wasStored = outcome.changes != nil
+            let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
+                if let mutationsSeen, mutationsSeen != landed {
+                    return nil  // older than a mutation's result: delivered, not stored
+                }
+                let outcome = try store.write(
+                    request.document.operation,
+                    variables: request.variables,
+                    data: data,
+                    in: scope,
+                    ifGeneration: generation
+                )
+                if mutationsSeen == nil, outcome.changes != nil {
+                    landed += 1
+                }
+                return outcome
+            }
+            answer.wasStored = outcome?.changes != nil
         } catch {
             return .failure(error)
         }

@@ -39,6 +39,9 @@ public final class GraphQLClient: Sendable {
     let rules: Mutex<FreshnessRules>
     let timestamps: QueryTimestamps
     let flights = InFlightCalls<FlightKey, NetworkOutcome>()
+    /// How many of this client's mutations have written their result. A query's answer is written only if none
+    /// did since the query left, under this lock, so an answer from before a mutation never overwrites its result.
+    let landedMutations = Mutex<UInt64>(0)
     let backgroundTasks = BackgroundTasks()
 
     /// Creates a session's client.

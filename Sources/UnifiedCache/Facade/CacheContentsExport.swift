@@ -25,7 +25,7 @@ struct CacheContentsExport {
         let now = manager.rest.store.clock.now()
         return manager.rest.store.entries(in: manager.scope).sorted { $0.key < $1.key }.map { key, entry in
             var item: [String: Any] = [
-                "key": key,
+                "key": redaction.restKey(key),
                 "bytes": entry.byteCost,
                 "ageSeconds": Double(entry.age(at: now).components.seconds),
                 "fresh": entry.isFresh(at: now),
@@ -44,14 +44,8 @@ struct CacheContentsExport {
             for (name, field) in record.fields {
                 fields[name] = redaction.value(String(describing: field.value))
             }
-            return ["key": redaction.includesIdentifiers ? record.key : redactedKey(record.key), "fields": fields]
+            return ["key": redaction.recordKey(record.key), "fields": fields]
         }
-    }
-
-    /// `Account:123` → `Account:#fingerprint`: the typename helps, the id is an identifier.
-    private func redactedKey(_ key: String) -> String {
-        guard let colon = key.firstIndex(of: ":") else { return key }
-        return String(key[..<colon]) + ":" + redaction.identifier(String(key[key.index(after: colon)...]))
     }
 
     private func statistics() -> [String: Any] {

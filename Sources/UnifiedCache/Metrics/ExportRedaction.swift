@@ -7,7 +7,8 @@ import Foundation
 /// secret, an account token opens an account), so an export shows neither unless the caller asks: values become
 /// `<redacted N bytes>` (the size still helps to find what fills the memory) and identifiers become fingerprints
 /// (`#1a2b3c4d`, the same text CacheCore's `CacheScope` and `ClearTarget` print in logs, so an export and a log line
-/// about the same session can be matched without either revealing it).
+/// about the same session can be matched without either revealing it). Keys are identifiers' favourite hiding
+/// place, so REST and GraphQL keys are redacted part by part (``restKey(_:)``, ``recordKey(_:)``).
 public struct ExportRedaction: Hashable, Sendable {
     /// Whether values are shown as they are. Default `false`.
     public var includesValues: Bool
