@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check docs
+.PHONY: demo test lint format bench deps build docker-check docs asan
 
 deps:
 	@scripts/ensure-deps.sh
@@ -17,6 +17,11 @@ test: deps
 	python3 Fixtures/bank/test_server.py
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+
+# `make asan`: the tests under AddressSanitizer with leak detection, in its own scratch path (.build-asan); any
+# sanitizer report fails the target (scripts/sanitize.sh).
+asan: deps
+	scripts/sanitize.sh asan
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
