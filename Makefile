@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check docs asan
+.PHONY: demo test lint format bench deps build docker-check docs asan tsan
 
 deps:
 	@scripts/ensure-deps.sh
@@ -18,10 +18,13 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 
-# `make asan`: the tests under AddressSanitizer with leak detection, in its own scratch path (.build-asan); any
-# sanitizer report fails the target (scripts/sanitize.sh).
+# `make asan` / `make tsan`: the tests under AddressSanitizer (+ leaks) or ThreadSanitizer, each in its own scratch
+# path (.build-asan, .build-tsan); any sanitizer report fails the target (scripts/sanitize.sh).
 asan: deps
 	scripts/sanitize.sh asan
+
+tsan: deps
+	scripts/sanitize.sh tsan
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
