@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check docs
+.PHONY: demo test lint format bench deps build docker-check docs asan tsan
 
 deps:
 	@scripts/ensure-deps.sh
@@ -17,6 +17,14 @@ test: deps
 	python3 Fixtures/bank/test_server.py
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
+
+# `make asan` / `make tsan`: the tests under AddressSanitizer (+ leaks) or ThreadSanitizer, each in its own scratch
+# path (.build-asan, .build-tsan); any sanitizer report fails the target (scripts/sanitize.sh).
+asan: deps
+	scripts/sanitize.sh asan
+
+tsan: deps
+	scripts/sanitize.sh tsan
 
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

@@ -17,4 +17,5 @@ for _ in $(seq 50); do
   sleep 0.1
 done
 export UCACHE_BENCH_URL="http://127.0.0.1:$port/small.json"
+export UCACHE_BENCH_COOKIE_URL="http://127.0.0.1:$port/cookie.json"
 "$bench" "$suite" "$@"

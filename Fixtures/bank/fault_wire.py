@@ -69,7 +69,8 @@ def _reset(handler) -> None:
 def perform(handler, fault: Fault, normal: Callable[[], Response], record: Callable[[int], None]) -> None:
     """Sends the fault instead of the normal answer; ``delay`` is handled by the caller."""
     kind = fault.type
-    if kind == "drop":
+    if kind in ("drop", "drop-reused"):
+        # The request (body included) has been read; the connection closes without a byte of answer.
         handler.close_connection = True
     elif kind == "reset":
         _reset(handler)

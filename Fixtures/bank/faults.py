@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Optional
 
-FAULT_TYPES = ("status", "delay", "drop", "truncate", "malformed", "oversize", "oversize-chunked", "drip", "reset")
+FAULT_TYPES = ("status", "delay", "drop", "drop-reused", "truncate", "malformed", "oversize", "oversize-chunked", "drip", "reset")
 _MAX_BYTES = 256 * 1024 * 1024
 _MAX_MS = 120_000
 

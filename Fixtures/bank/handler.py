@@ -41,6 +41,7 @@ class BankRequestHandler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.connection_id = self.server.next_connection_id()
+        self.requests_on_connection = 0  # a request after the first one arrived on a reused keep-alive connection
 
     def handle_one_request(self) -> None:
         """BaseHTTPRequestHandler's loop step, dispatching every method token to ``process``."""
@@ -99,6 +100,7 @@ class BankRequestHandler(BaseHTTPRequestHandler):
             self.rfile.readline(1024)
 
     def process(self) -> None:
+        self.requests_on_connection += 1
         try:
             body = self.read_body()
         except BodyError as error:
@@ -127,7 +129,7 @@ class BankRequestHandler(BaseHTTPRequestHandler):
         tenant.record_request(request.method, request.path, operation, request.connection_id,
                               bearer_token(request))
         delay, answer_first = tenant.delay_ms(request.method, request.path, operation)
-        fault = tenant.take_fault(request.method, request.path, operation)
+        fault = tenant.take_fault(request.method, request.path, operation, reused=self.requests_on_connection > 1)
         if fault is not None and fault.type == "delay":
             delay, fault = delay + fault.ms, None
         early = self.answer(request, tenant) if answer_first and fault is None else None

@@ -78,10 +78,16 @@ class Tenant:
         with self.control_lock:
             return [rule.to_json() for rule in self.faults]
 
-    def take_fault(self, method: str, path: str, operation: Optional[str]):
-        """Consumes one use of the oldest matching fault rule and returns its fault (or None)."""
+    def take_fault(self, method: str, path: str, operation: Optional[str], reused: bool = False):
+        """Consumes one use of the oldest matching fault rule and returns its fault (or None).
+
+        A ``drop-reused`` rule only matches a request that arrived on a reused connection (not the first
+        request of its connection); a first request is answered normally and leaves the rule in place.
+        """
         with self.control_lock:
             for rule in self.faults:
+                if rule.fault.type == "drop-reused" and not reused:
+                    continue
                 if rule.selector.matches(method, path, operation):
                     rule.remaining -= 1
                     if rule.remaining <= 0:

@@ -346,6 +346,27 @@ def connection_faults(c: Client):
     expect(bad[0] == 400 and bad[2]["code"] == "invalid_rule", "unknown fault type rejected")
 
 
+@check
+def drop_reused_fault(c: Client):
+    """drop-reused spares a connection's first request and drops a later one after reading its body."""
+    port, prefix = c.port, c.prefix
+
+    def post(close: bool) -> bytes:
+        return (f"POST {prefix}/api/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n"
+                + ("Connection: close\r\n" if close else "") + "\r\nhi").encode()
+
+    c.control("POST", "faults", {"route": "POST /api/echo", "fault": {"type": "drop-reused"}})
+    data, _ = raw_exchange(port, post(close=True))
+    expect(data.startswith(b"HTTP/1.1 200"), "a connection's first request is answered")
+    expect(len(c.control("GET", "faults")) == 1, "and leaves the drop-reused rule in place")
+    data, error = raw_exchange(port, post(close=False) + post(close=False))
+    expect(data.count(b"HTTP/1.1 ") == 1 and error is None, "the second request on the connection gets no answer")
+    expect(c.control("GET", "faults") == [], "the rule is used up")
+    counters = c.control("GET", "counters")
+    expect(counters["routes"]["POST /api/echo"] == 3 and counters["statuses"] == {"200": 2},
+           "the dropped request was read and counted, and sent no status")
+
+
 # Runner ----------------------------------------------------------------------------------
 
 def start_server():

@@ -41,6 +41,23 @@ static inline CURLcode ucc_easy_setopt_xferinfo_callback(CURL *handle, curl_xfer
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
+/// libcurl's pre-request callback type (CURLOPT_PREREQFUNCTION), declared here for every libcurl version.
+typedef int (*ucc_prereq_callback)(void *userdata, char *primary_ip, char *local_ip, int primary_port,
+                                   int local_port);
+
+/// Installs the pre-request callback, called before every attempt to send the request (libcurl >= 7.80.0).
+/// Older versions answer CURLE_NOT_BUILT_IN and the caller falls back to a fresh connection.
+static inline CURLcode ucc_easy_setopt_prereq(CURL *handle, ucc_prereq_callback callback, void *userdata) {
+#if LIBCURL_VERSION_NUM >= 0x075000
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, callback);
+    if (code != CURLE_OK) { return code; }
+    return curl_easy_setopt(handle, CURLOPT_PREREQDATA, userdata);
+#else
+    (void)handle; (void)callback; (void)userdata;
+    return CURLE_NOT_BUILT_IN;
+#endif
+}
+
 /// Restricts the protocols a transfer and its redirects may use to http and https,
 /// so `file://`, `gopher://`, … can never be fetched, whatever libcurl was built with.
 static inline CURLcode ucc_easy_restrict_to_http(CURL *handle) {
@@ -108,6 +125,8 @@ static const long ucc_global_all = CURL_GLOBAL_ALL;
 static const long ucc_pipe_multiplex = CURLPIPE_MULTIPLEX;
 static const size_t ucc_error_size = CURL_ERROR_SIZE;
 static const size_t ucc_write_abort = 0;
+static const int ucc_prereq_ok = 0;     // CURL_PREREQFUNC_OK
+static const int ucc_prereq_abort = 1;  // CURL_PREREQFUNC_ABORT
 static const CURLversion ucc_version_now = CURLVERSION_NOW;
 
 #endif

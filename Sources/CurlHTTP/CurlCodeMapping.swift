@@ -19,6 +19,18 @@ enum CurlCodeMapping {
         if transfer.exceededMaximumSize || raw == 63 {  // 63: CURLE_FILESIZE_EXCEEDED
             return make(.tooLarge, "The response from \(target) is larger than \(transfer.maximumResponseSize) bytes.")
         }
+        switch transfer.attempts.refusal {
+        case .notIdempotent:
+            return make(
+                .notRetried,
+                "The connection to \(target) closed before any answer to a \(transfer.request.method) request. "
+                    + "The request may have reached the server; it is not idempotent, so it was not sent again.")
+        case .retriedOnce:
+            return make(
+                .connectionClosed, "The connection to \(target) closed before any answer, again after one retry.")
+        case nil:
+            break
+        }
         switch raw {
         case 1:  // CURLE_UNSUPPORTED_PROTOCOL (also a redirect to a forbidden scheme)
             return make(.unsupportedScheme, "Only http and https URLs can be fetched (\(target)).")

@@ -17,6 +17,7 @@ public struct CurlHTTPError: Error, Sendable, CustomStringConvertible, Equatable
             case tooLarge
             case tooManyRedirects
             case connectionClosed
+            case notRetried
             case truncatedResponse
             case cancelled
             case shutdown
@@ -47,6 +48,10 @@ public struct CurlHTTPError: Error, Sendable, CustomStringConvertible, Equatable
         public static let tooManyRedirects = Code(.tooManyRedirects)
         /// The server closed or reset the connection before sending a response.
         public static let connectionClosed = Code(.connectionClosed)
+        /// A reused keep-alive connection died after a non-idempotent request (POST, PATCH, or one marked with
+        /// ``CurlHTTPClient/Request/isIdempotent`` `false`) was sent and before any answer. The request may have
+        /// reached the server and been applied, so it was not sent again; whether it took effect is unknown.
+        public static let notRetried = Code(.notRetried)
         /// The server closed the connection before the announced body was complete.
         public static let truncatedResponse = Code(.truncatedResponse)
         /// The calling task was cancelled; the transfer was removed.

@@ -20,6 +20,11 @@ final class EasyHandlePool: Sendable {
 
     /// Resets a handle no longer used by any transfer and keeps it for the next request.
     func recycle(_ handle: UnsafeMutableRawPointer) {
+        // libcurl 7.88 (fixed upstream by curl PR 10709) does not free the list of cookie files in curl_easy_reset:
+        // one `COOKIEFILE ""` node would leak per request with a jar. Clearing the list explicitly frees it
+        // on every version. It must happen while the share is still attached: with a shared cookie store,
+        // clearing only switches this handle's engine off and keeps the jar's cookies.
+        _ = ucc_easy_setopt_string(handle, CURLOPT_COOKIEFILE, nil)
         // curl_easy_reset keeps an attached share handle; detach it, or the next user of this handle
         // would write into (and lock through) a cookie jar that may be gone.
         _ = ucc_easy_setopt_share(handle, nil)

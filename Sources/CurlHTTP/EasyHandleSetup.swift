@@ -22,6 +22,13 @@ enum EasyHandleSetup {
         check(ucc_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userData))
         check(ucc_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, TransferCallbacks.header))
         check(ucc_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userData))
+        if ucc_easy_setopt_prereq(easy, TransferCallbacks.beforeAttempt, userData) != CURLE_OK,
+            !request.allowsAutomaticRetry
+        {
+            // libcurl before 7.80 has no pre-request callback: libcurl only resends on a reused connection,
+            // so a non-idempotent request gets a new one.
+            check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+        }
 
         let total = request.timeout ?? configuration.totalTimeout
         check(ucc_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.roundedUpMilliseconds))

@@ -35,6 +35,8 @@ final class Transfer: @unchecked Sendable {
     var responseHeaders = CurlHTTPClient.Headers()
     var body = Data()
     var exceededMaximumSize = false
+    /// Attempts libcurl started, and status lines received since the latest one (see `SendAttempts`).
+    var attempts = SendAttempts()
 
     private let phase = Mutex<Phase>(.pending(nil, cancelled: false))
 

@@ -39,6 +39,7 @@ enum HeaderLineParser {
         if content.starts(with: "HTTP/".utf8) {
             // A new response begins (after a redirect or a 1xx): keep only the final one's headers.
             transfer.responseHeaders = CurlHTTPClient.Headers()
+            transfer.attempts.receivedStatusLine()
             return
         }
         guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return }

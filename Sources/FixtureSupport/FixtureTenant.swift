@@ -106,6 +106,8 @@ public enum FixtureFault: Sendable {
     case status(Int)
     case delay(milliseconds: Int)
     case drop
+    /// Like `drop`, but only for a request that is not the first on its keep-alive connection.
+    case dropReused
     case truncate
     case malformed
     case oversize(bytes: Int)
@@ -118,6 +120,7 @@ public enum FixtureFault: Sendable {
         case .status(let status): return ["type": "status", "status": status]
         case .delay(let ms): return ["type": "delay", "ms": ms]
         case .drop: return ["type": "drop"]
+        case .dropReused: return ["type": "drop-reused"]
         case .truncate: return ["type": "truncate"]
         case .malformed: return ["type": "malformed"]
         case .oversize(let bytes): return ["type": "oversize", "bytes": bytes]

@@ -134,6 +134,9 @@ extension GraphQLClient {
             httpRequest.method = .post
             httpRequest.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
             httpRequest.body = Data(GraphQLJSON.object(body).jsonBytes())
+            // A query changes nothing upstream: its POST may be resent once after a dead keep-alive connection.
+            // A mutation may not (the transport fails it with notRetried instead).
+            httpRequest.isIdempotent = request.document.kind == .query ? true : nil
         }
         let key = request.document.keyName
         do {
