@@ -50,7 +50,10 @@ enum EasyHandleSetup {
         }
         if configuration.enableHTTP2 {
             check(ucc_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS))
-            check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+            // Waiting for a connection to multiplex on pays only where HTTP/2 can be negotiated (TLS); over plain
+            // HTTP it would queue concurrent requests behind one HTTP/1.1 connection (head-of-line blocking).
+            let isTLS = request.url.utf8.count >= 8 && request.url.prefix(8).lowercased() == "https://"
+            check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isTLS ? 1 : 0))
         } else {
             check(ucc_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1))
         }

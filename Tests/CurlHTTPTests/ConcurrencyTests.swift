@@ -1,6 +1,7 @@
 import CurlHTTP
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Many requests at once")
@@ -24,5 +25,23 @@ struct ConcurrencyTests {
         #expect(answers.count == count)
         #expect(answers.allSatisfy { "\($0.key)" == $0.value })
         #expect(try await tenant.counters().route("GET /api/echo") == count)
+    }
+
+    @Test("over plain HTTP a slow request does not hold up another one, with the default configuration")
+    func noHeadOfLineBlockingOverPlainHTTP() async throws {
+        let tenant = try await FixtureServer.tenant("noholblocking")
+        try await tenant.setLatency(milliseconds: 3_000, route: "GET /api/accounts")
+        let client = try CurlHTTPClient()
+        let slowDone = Atomic<Bool>(false)
+        let slow = Task {
+            _ = try await client.execute(.init(url: tenant.url("/api/accounts")))
+            slowDone.store(true, ordering: .sequentiallyConsistent)
+        }
+        try await waitUntil { try await tenant.counters().route("GET /api/accounts") == 1 }
+        let fast = try await client.execute(.init(url: tenant.url("/api/echo?id=1")))
+        #expect(fast.status == 200)
+        let slowWasDone = slowDone.load(ordering: .sequentiallyConsistent)
+        #expect(!slowWasDone)
+        try await slow.value
     }
 }

@@ -49,7 +49,7 @@ struct DeduplicationTests {
     @Test("one waiter cancelling does not cancel the others or the upstream call")
     func cancellingOneWaiter() async throws {
         let harness = try await Harness("dedupcancel")
-        try await harness.tenant.setLatency(milliseconds: 500, route: "GET /api/accounts")
+        try await harness.tenant.setLatency(milliseconds: 2_000, route: "GET /api/accounts")
         let service = harness.service()
         let leader = Task { await service.perform(with: AccountsRequest()) }
         try await waitForCount(harness, "GET /api/accounts", 1)
