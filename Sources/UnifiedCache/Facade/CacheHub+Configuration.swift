@@ -34,6 +34,9 @@ extension CacheHub {
         public var entityLinks: EntityLinks
         /// Caches of your own cleared with each session (logout, expiry). Default: none.
         public var sessionCacheParts: [any SessionCachePart]
+        /// Carries every clear to the other replicas of the fleet and applies theirs; nil keeps the hub an island.
+        /// Default: nil.
+        public var replication: ReplicationConfiguration?
 
         public init(
             restBaseURL: String,
@@ -47,7 +50,8 @@ extension CacheHub {
             accounts: AccountResolver.Configuration = .init(),
             accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"],
             entityLinks: EntityLinks = .banking,
-            sessionCacheParts: [any SessionCachePart] = []
+            sessionCacheParts: [any SessionCachePart] = [],
+            replication: ReplicationConfiguration? = nil
         ) {
             self.restBaseURL = restBaseURL
             self.graphQLEndpoint = graphQLEndpoint
@@ -61,6 +65,7 @@ extension CacheHub {
             self.accountLearningPaths = accountLearningPaths
             self.entityLinks = entityLinks
             self.sessionCacheParts = sessionCacheParts
+            self.replication = replication
         }
     }
 }

@@ -28,6 +28,8 @@ public final class CacheHub: Sendable {
     /// Parsed GraphQL documents, shared by every session's client (a document is parsed once per process).
     public let documents = GraphQLDocumentCache()
     private let sessions = Mutex<[String: CacheSession]>([:])
+    /// Publishes this hub's clears to the other replicas and applies theirs; nil without replication.
+    let replication: ReplicationCoordinator?
 
     /// Creates the hub and its HTTP client.
     ///
@@ -44,6 +46,8 @@ public final class CacheHub: Sendable {
         observer: (any CacheEventObserver)? = nil
     ) throws(UnifiedCacheError) {
         let limits = settings.current.memory
+        let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
+        self.replication = replication
         do {
             self.configuration = configuration
             self.settings = settings
@@ -70,6 +74,7 @@ public final class CacheHub: Sendable {
                 changeObserver: { scope, kind, changes in
                     // A GraphQL mutation changed these records: REST copies of the same entities are stale.
                     guard kind == .mutation else { return }
+                    replication?.publish(.graphQLMutation(records: changes.changedRecordKeys.sorted()), scope: scope)
                     for recordKey in changes.changedRecordKeys {
                         restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
                     }
@@ -81,6 +86,7 @@ public final class CacheHub: Sendable {
             throw UnifiedCacheError(
                 code: .invalidSettings, message: "The cache hub could not be created.", underlying: error)
         }
+        replication?.start(hub: self)
     }
 
     // MARK: Sessions
@@ -112,6 +118,7 @@ public final class CacheHub: Sendable {
     @discardableResult
     public func endSession(id: String, reason: ClearReason = .logout) async -> UnifiedClearReport? {
         guard let session = sessions.withLock({ $0.removeValue(forKey: id) }) else { return nil }
+        defer { replication?.unregister(sessionID: id) }
         return await session.cacheManager.clearEverything(operation: "endSession(id:)", reason: reason)
     }
 
@@ -128,13 +135,16 @@ public final class CacheHub: Sendable {
         let learningPaths = configuration.accountLearningPaths
         let graphQLStore = graphQLStore
         let restStore = restStore
+        let replicationLink = replication?.link(forSession: id)
         restConfiguration.responseInspector = { method, path, response in
             if learningPaths.contains(where: { $0.matches(method: method.rawValue, path: path) }) {
                 accounts.learn(fromJSON: response.body)
             }
             guard method.isMutating else { return }
             // A REST mutation changed these entities: evict them from the normalized store, and REST copies too.
-            for (recordKey, fields) in links.changes(method: method.rawValue, path: path, body: response.body) {
+            let changes = links.changes(method: method.rawValue, path: path, body: response.body)
+            replicationLink?.publishRESTMutation(method: method.rawValue, path: path, changes: changes)
+            for (recordKey, fields) in changes {
                 if let fields {
                     for field in fields { graphQLStore.evictField(field, ofRecord: recordKey, in: scope) }
                 } else {
@@ -179,7 +189,8 @@ public final class CacheHub: Sendable {
             settings: settings,
             accounts: accounts,
             sessionID: id,
-            extraParts: configuration.sessionCacheParts
+            extraParts: configuration.sessionCacheParts,
+            replication: replicationLink
         )
         return CacheSession(
             id: id, scope: scope, rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager,
@@ -204,11 +215,14 @@ public final class CacheHub: Sendable {
             try? session.graphQL.updateCacheConfig(freshness)
         }
         guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
-        for session in live {
-            for domain in change.domainsToClear {
-                await session.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+        await ReplicationCoordinator.$publishingSuppressed.withValue(true) {
+            for session in live {
+                for domain in change.domainsToClear {
+                    await session.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+                }
             }
         }
+        replication?.publishSettingsClear(change.domainsToClear.map(\.name.rawValue), reason: .settingsChanged)
         return change
     }
 
@@ -240,11 +254,12 @@ public final class CacheHub: Sendable {
                 sessions: sessionCount
             )
         )
-        return export?.prometheusText() ?? ""
+        return (export?.prometheusText() ?? "") + (replication?.prometheusText() ?? "")
     }
 
     /// Stops the HTTP client; sessions can no longer reach the upstreams.
     public func shutdown() async {
+        await replication?.shutdown()
         await client.shutdown()
     }
 }

@@ -19,6 +19,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     let accounts: AccountResolver
     let sessionID: String
     let extraParts: [any SessionCachePart]
+    /// Publishes this session's clears to the other replicas; nil without replication.
+    let replication: SessionReplicationLink?
 
     init(
         scope: CacheScope,
@@ -29,7 +31,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         settings: SettingsStore,
         accounts: AccountResolver,
         sessionID: String,
-        extraParts: [any SessionCachePart]
+        extraParts: [any SessionCachePart],
+        replication: SessionReplicationLink? = nil
     ) {
         self.scope = scope
         self.rest = rest
@@ -41,6 +44,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         self.accounts = accounts
         self.sessionID = sessionID
         self.extraParts = extraParts
+        self.replication = replication
     }
 
     // MARK: Whole-session clears
@@ -77,6 +81,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         for extra in extraParts {
             await run.part(extra.name) { _ in try await extra.clearAll(sessionID: sessionID, reason: reason) }
         }
+        replication?.publish(.everything(reason: reason.replicatedName, endsSession: operation == "endSession(id:)"))
         return run.finished()
     }
 
@@ -88,6 +93,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.entries = report.entries
             part.bytes = report.bytes
         }
+        replication?.publish(.rest)
         return run.finished()
     }
 
@@ -102,6 +108,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
+        replication?.publish(.graphQL)
         return run.finished()
     }
 
@@ -111,6 +118,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
+        replication?.publish(.timestamps)
         return run.finished()
     }
 
@@ -123,6 +131,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.fields = removed.fields
             part.bytes = removed.bytes
         }
+        replication?.publish(.query(query))
         return run.finished()
     }
 
@@ -164,6 +173,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
                 part.bytes += removed.bytes
             }
         }
+        replication?.publish(.account(identifier))
         return run.finished()
     }
 
