@@ -82,7 +82,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RedisReplicationTests",
-            dependencies: ["RedisReplication", "UnifiedCache", "FixtureSupport"],
+            dependencies: [
+                "RedisReplication", "UnifiedCache", "GraphQLCache", "RESTCache", "CacheCore", "FixtureSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

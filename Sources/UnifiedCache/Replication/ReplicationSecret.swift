@@ -98,3 +98,8 @@ extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
+
+extension ReplicationSecret: CustomStringConvertible {
+    /// Never the keys.
+    public var description: String { "ReplicationSecret(redacted)" }
+}
