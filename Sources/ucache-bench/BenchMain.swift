@@ -13,6 +13,7 @@ struct BenchMain {
         let options = BenchOptions(arguments.dropFirst())
         let suites: [String: any BenchSuite] = [
             "transport": TransportSuite(), "rest": RESTSuite(), "graphql": GraphQLSuite(), "unified": UnifiedSuite(),
+            "replicas": ReplicasSuite(),
         ]
         let selected = suiteName == "all" ? suites.keys.sorted() : [suiteName]
         var reports: [BenchReport] = []
@@ -42,7 +43,7 @@ struct BenchMain {
 
     static let usage = """
         usage: ucache-bench SUITE [--json] [--help] [suite options]
-        suites: transport, rest, graphql, unified, all
+        suites: transport, rest, graphql, unified, replicas, all
         Run `ucache-bench SUITE --help` for a suite's method and options. Build with -c release.
         """
 }
