@@ -5,7 +5,9 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     /// The environment variable naming the channel (default `ucache:clears`).
     public static let channelEnvironmentVariable = "UCACHE_REDIS_CHANNEL"
 
+    /// The Redis host name or address. Default: `127.0.0.1`.
     public var host: String
+    /// The Redis TCP port. Default: 6379.
     public var port: Int
     /// The ACL user for AUTH (Redis 6+); nil authenticates as the default user when a password is set.
     public var username: String?
@@ -28,6 +30,7 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     /// replica drop its local entries. Default: 10 000.
     public var outboxLimit: Int
 
+    /// A configuration with every field given or defaulted (see each field).
     public init(
         host: String = "127.0.0.1",
         port: Int = 6379,

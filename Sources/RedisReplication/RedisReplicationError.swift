@@ -16,17 +16,21 @@ public struct RedisReplicationError: Error, Hashable, Sendable, CustomStringConv
         case timedOut
     }
 
+    /// What went wrong.
     public let code: Code
+    /// What happened, for a log; never contains the password or a payload.
     public let message: String
     /// hiredis's own error text, when there is one (it never holds credentials).
     public let underlying: String?
 
+    /// An error with its code, message and hiredis's text.
     public init(_ code: Code, _ message: String, underlying: String? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
     }
 
+    /// Code, message and hiredis's text.
     public var description: String {
         "RedisReplicationError(\(code.rawValue)): \(message)" + (underlying.map { " (\($0))" } ?? "")
     }

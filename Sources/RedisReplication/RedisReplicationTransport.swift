@@ -28,14 +28,17 @@ public final class RedisReplicationTransport: ReplicationTransport {
     /// Where it connects (the password redacted).
     public var configuration: RedisReplicationConfiguration { loop.configuration }
 
+    /// Starts the event-loop thread, which connects, subscribes and reports to `receiver`.
     public func start(receiver: any ReplicationReceiver) {
         loop.start(receiver: receiver)
     }
 
+    /// Queues `payload` and wakes the event loop; never blocks on Redis.
     public func publish(_ payload: [UInt8]) {
         loop.publish(payload)
     }
 
+    /// Stops the event loop and closes both connections; returns once the thread is done.
     public func shutdown() async {
         await loop.stop()
     }

@@ -11,6 +11,7 @@ public struct ReplicationConfiguration: Sendable {
     /// thread or the coordinator's task: keep it cheap.
     public var observer: (@Sendable (ReplicationEvent) -> Void)?
 
+    /// Replication over `transport`, sealed with `secret`.
     public init(
         transport: any ReplicationTransport,
         secret: ReplicationSecret,

@@ -17,9 +17,10 @@ public struct ReplicationSecret: Sendable {
     static let nonceLength = 16
     static let tagLength = 32
 
-    private let encryptionKey: [UInt8]
-    private let authenticationKey: [UInt8]
-    private let sessionKey: [UInt8]
+    /// HMAC states keyed with the three derived keys.
+    private let encryption: HMACSHA256
+    private let authentication: HMACSHA256
+    private let session: HMACSHA256
 
     /// Derives the three keys from the shared secret.
     ///
@@ -30,10 +31,11 @@ public struct ReplicationSecret: Sendable {
                 code: .invalidSettings,
                 message: "The replication secret must be at least 16 bytes long (got \(secret.count)).")
         }
-        encryptionKey = HMACSHA256.authenticationCode(for: Array("ucache replication encryption v1".utf8), key: secret)
-        authenticationKey = HMACSHA256.authenticationCode(
-            for: Array("ucache replication authentication v1".utf8), key: secret)
-        sessionKey = HMACSHA256.authenticationCode(for: Array("ucache replication session v1".utf8), key: secret)
+        let master = HMACSHA256(key: secret)
+        encryption = HMACSHA256(key: master.authenticationCode(for: Array("ucache replication encryption v1".utf8)))
+        authentication = HMACSHA256(
+            key: master.authenticationCode(for: Array("ucache replication authentication v1".utf8)))
+        session = HMACSHA256(key: master.authenticationCode(for: Array("ucache replication session v1".utf8)))
     }
 
     /// The secret from `UCACHE_REPLICATION_SECRET`; nil when the variable is unset or empty.
@@ -47,7 +49,7 @@ public struct ReplicationSecret: Sendable {
     /// The name of a session on the wire: hex HMAC-SHA256 of its id under the session key. The same on every replica
     /// of the fleet, not reversible, and useless without the secret for guessing short ids.
     public func sessionHash(of sessionID: String) -> String {
-        let code = HMACSHA256.authenticationCode(for: Array(sessionID.utf8), key: sessionKey)
+        let code = session.authenticationCode(for: Array(sessionID.utf8))
         return code.map { byte in String(byte, radix: 16).leftPadded(to: 2) }.joined()
     }
 
@@ -59,7 +61,7 @@ public struct ReplicationSecret: Sendable {
         sealed.reserveCapacity(1 + Self.nonceLength + plaintext.count + Self.tagLength)
         sealed.append(contentsOf: nonce)
         sealed.append(contentsOf: applyKeyStream(to: plaintext, nonce: nonce))
-        sealed.append(contentsOf: HMACSHA256.authenticationCode(for: sealed, key: authenticationKey))
+        sealed.append(contentsOf: authentication.authenticationCode(for: sealed))
         return sealed
     }
 
@@ -67,7 +69,7 @@ public struct ReplicationSecret: Sendable {
     func open(_ sealed: [UInt8]) -> [UInt8]? {
         guard sealed.count >= 1 + Self.nonceLength + Self.tagLength, sealed[0] == Self.version else { return nil }
         let body = sealed[..<(sealed.count - Self.tagLength)]
-        let expected = HMACSHA256.authenticationCode(for: body, key: authenticationKey)
+        let expected = authentication.authenticationCode(for: body)
         let tag = sealed[(sealed.count - Self.tagLength)...]
         // Compare in constant time: the whole tag is always read.
         var difference: UInt8 = 0
@@ -84,7 +86,7 @@ public struct ReplicationSecret: Sendable {
         var offset = 0
         while offset < output.count {
             let counterBytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: counter >> $0) }
-            let block = HMACSHA256.authenticationCode(for: nonce + counterBytes, key: encryptionKey)
+            let block = encryption.authenticationCode(for: nonce + counterBytes)
             for index in 0..<min(block.count, output.count - offset) { output[offset + index] ^= block[index] }
             offset += block.count
             counter &+= 1

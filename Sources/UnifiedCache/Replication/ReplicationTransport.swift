@@ -49,6 +49,7 @@ public enum ReplicationLinkState: Hashable, Sendable, CustomStringConvertible {
     /// ``ReplicationTransport/shutdown()`` was called.
     case stopped
 
+    /// The state as a log shows it: `subscribed`, `disconnected(<reason>)`, ….
     public var description: String {
         switch self {
         case .connecting: return "connecting"

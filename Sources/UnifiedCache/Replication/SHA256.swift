@@ -31,9 +31,17 @@ struct SHA256 {
     }
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        for byte in bytes {
-            pending.append(byte)
-            length &+= 1
+        let handled: Void? = bytes.withContiguousStorageIfAvailable { buffer in update(buffer) }
+        if handled == nil { Array(bytes).withUnsafeBufferPointer { update($0) } }
+    }
+
+    private mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
+        length &+= UInt64(buffer.count)
+        var offset = 0
+        while offset < buffer.count {
+            let take = min(Self.blockSize - pending.count, buffer.count - offset)
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[offset..<(offset + take)]))
+            offset += take
             if pending.count == Self.blockSize {
                 compress(pending)
                 pending.removeAll(keepingCapacity: true)
@@ -67,36 +75,38 @@ struct SHA256 {
     }
 
     private mutating func compress(_ block: [UInt8]) {
-        var words = [UInt32](repeating: 0, count: 64)
-        for index in 0..<16 {
-            let base = index * 4
-            words[index] =
-                UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8
-                | UInt32(block[base + 3])
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { words in
+            for index in 0..<16 {
+                let base = index * 4
+                words[index] =
+                    UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8
+                    | UInt32(block[base + 3])
+            }
+            for index in 16..<64 {
+                let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
+                let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
+                words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
+            }
+            var (a, b, c, d) = (state[0], state[1], state[2], state[3])
+            var (e, f, g, h) = (state[4], state[5], state[6], state[7])
+            for index in 0..<64 {
+                let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+                let choice = (e & f) ^ (~e & g)
+                let temp1 = h &+ s1 &+ choice &+ Self.roundConstants[index] &+ words[index]
+                let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+                let majority = (a & b) ^ (a & c) ^ (b & c)
+                (h, g, f, e) = (g, f, e, d &+ temp1)
+                (d, c, b, a) = (c, b, a, temp1 &+ s0 &+ majority)
+            }
+            state[0] &+= a
+            state[1] &+= b
+            state[2] &+= c
+            state[3] &+= d
+            state[4] &+= e
+            state[5] &+= f
+            state[6] &+= g
+            state[7] &+= h
         }
-        for index in 16..<64 {
-            let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
-            let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
-            words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for index in 0..<64 {
-            let s1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ s1 &+ choice &+ Self.roundConstants[index] &+ words[index]
-            let s0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
     }
 
     private func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
@@ -105,22 +115,30 @@ struct SHA256 {
 }
 
 /// HMAC-SHA256 (RFC 2104): the keyed hash that names sessions on the wire and authenticates replication messages.
+///
+/// A value holds the hash states after the padded key, so a copy of a keyed value computes further codes under the
+/// same key without hashing the key again.
 struct HMACSHA256 {
     private var inner = SHA256()
-    private let outerKey: [UInt8]
+    private var outer = SHA256()
 
     init(key: [UInt8]) {
         var block = key.count > SHA256.blockSize ? SHA256.hash(key) : key
         block.append(contentsOf: [UInt8](repeating: 0, count: SHA256.blockSize - block.count))
         inner.update(block.map { $0 ^ 0x36 })
-        outerKey = block.map { $0 ^ 0x5c }
+        outer.update(block.map { $0 ^ 0x5c })
     }
 
     /// The 32-byte authentication code of `message` under `key`.
     static func authenticationCode(for message: some Sequence<UInt8>, key: [UInt8]) -> [UInt8] {
-        var mac = HMACSHA256(key: key)
-        mac.update(message)
-        return mac.finalize()
+        HMACSHA256(key: key).authenticationCode(for: message)
+    }
+
+    /// The code of `message` under this value's key; the value stays usable.
+    func authenticationCode(for message: some Sequence<UInt8>) -> [UInt8] {
+        var copy = self
+        copy.update(message)
+        return copy.finalize()
     }
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
@@ -128,8 +146,6 @@ struct HMACSHA256 {
     }
 
     mutating func finalize() -> [UInt8] {
-        var outer = SHA256()
-        outer.update(outerKey)
         outer.update(inner.finalize())
         return outer.finalize()
     }
