@@ -58,6 +58,11 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "ucache-replica",
+            dependencies: ["UnifiedCache", "RedisReplication"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CurlHTTPTests",
             dependencies: ["CurlHTTP", "FixtureSupport"],
