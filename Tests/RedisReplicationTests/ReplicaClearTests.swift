@@ -34,6 +34,7 @@ struct ReplicaClearTests {
         #expect(try await bobOnB.source(of: summary) == .cache)
         #expect(fleet.a.replicationStatistics?.applied == 0)
         #expect((fleet.a.replicationStatistics?.ignoredOwn ?? 0) >= 1)
+        #expect(fleet.b.replicationStatistics?.published == 0, "what B applies is not published again")
         await fleet.shutdown()
     }
 
@@ -79,6 +80,44 @@ struct ReplicaClearTests {
 
         #expect(try await aliceOnB.source(of: accountBalance) == (clearsBalance ? .network : .cache))
         #expect(try await aliceOnB.source(of: payees) == (clearsPayees ? .network : .cache))
+        await fleet.shutdown()
+    }
+
+    @Test(
+        "GraphQL clears on A (whole cache, by query) clear B's GraphQL data and leave its REST entries",
+        arguments: ["clearGraphQLCache", "clearCache(forQuery:)"])
+    func graphQLClearsReachOtherReplica(method: String) async throws {
+        let fleet = try await ReplicaHarness("replgqlclear")
+        let aliceOnA = try fleet.session(fleet.a, .alice)
+        let aliceOnB = try fleet.session(fleet.b, .alice)
+        #expect(await aliceOnB.graphQL.fetch(operation: graphQLBalance).isSuccess)
+        _ = try await aliceOnB.rest.perform(with: balance).get()
+
+        if method == "clearGraphQLCache" {
+            await aliceOnA.cacheManager.clearGraphQLCache()
+        } else {
+            await aliceOnA.cacheManager.clearCache(forQuery: "AccountBalance")
+        }
+        try await fleet.waitUntilApplied(fleet.b, 1)
+
+        let cached = await aliceOnB.graphQL.fetch(operation: graphQLBalance, cachePolicy: .returnCacheDataDontFetch)
+        #expect(!cached.isSuccess, "B's AccountBalance result should be gone")
+        #expect(try await aliceOnB.source(of: balance) == .cache)
+        await fleet.shutdown()
+    }
+
+    @Test("a clear of a session B does not hold changes nothing on B and is counted")
+    func unknownSessionOnOtherReplica() async throws {
+        let fleet = try await ReplicaHarness("replunknown")
+        let aliceOnA = try fleet.session(fleet.a, .alice)
+        let bobOnB = try fleet.session(fleet.b, .bob)
+        _ = try await bobOnB.rest.perform(with: summary).get()
+
+        await aliceOnA.cacheManager.clearAllCaches()
+        try await waitUntil { (fleet.b.replicationStatistics?.unknownSession ?? 0) == 1 }
+
+        #expect(fleet.b.replicationStatistics?.applied == 0)
+        #expect(try await bobOnB.source(of: summary) == .cache)
         await fleet.shutdown()
     }
 
