@@ -32,7 +32,7 @@ struct ReplicaHarness {
 
     static func hub(
         tenant: FixtureTenant, redisURL: String, channel: String, settings: SettingsStore,
-        secret: String = ReplicaHarness.secret
+        secret: String = ReplicaHarness.secret, observer: (@Sendable (ReplicationEvent) -> Void)? = nil
     ) throws -> CacheHub {
         let transport = RedisReplicationTransport(
             configuration: try redisConfiguration(url: redisURL, channel: channel))
@@ -41,7 +41,7 @@ struct ReplicaHarness {
                 restBaseURL: tenant.baseURL,
                 graphQLEndpoint: tenant.graphqlURL,
                 replication: ReplicationConfiguration(
-                    transport: transport, secret: try ReplicationSecret(Array(secret.utf8)))
+                    transport: transport, secret: try ReplicationSecret(Array(secret.utf8)), observer: observer)
             ),
             settings: settings,
             clock: ManualCacheClock()

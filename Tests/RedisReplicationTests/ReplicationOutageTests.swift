@@ -2,6 +2,7 @@ import FixtureSupport
 import Foundation
 import RESTCache
 import RedisReplication
+import Synchronization
 import Testing
 import UnifiedCache
 
@@ -61,6 +62,31 @@ struct ReplicationOutageTests {
         try await ReplicaHarness.waitUntilReadyCount(fleet.b, gaps: 2)
         #expect(aliceOnB.cacheManager.getCacheStatistics().rest.entryCount == 0)
         await fleet.shutdown()
+    }
+
+    @Test("the observer hears the link go down and come back, and the drop after the gap with what it dropped")
+    func events() async throws {
+        let server = try RedisTestServer.start()
+        let tenant = try await FixtureServer.tenant("outageevents")
+        let events = Mutex<[ReplicationEvent]>([])
+        let hub = try ReplicaHarness.hub(
+            tenant: tenant, redisURL: server.url, channel: uniqueChannel("events"), settings: SettingsStore(),
+            observer: { event in events.withLock { $0.append(event) } })
+        try await ReplicaHarness.waitUntilReady(hub)
+        let alice = try hub.session(id: "session-alice", credentials: .bearer("token-alice"))
+        _ = try await alice.rest.perform(with: balance).get()
+
+        server.kill()
+        try await waitUntil { isDown(hub) }
+        try server.restart()
+        try await ReplicaHarness.waitUntilReadyCount(hub, gaps: 2)
+        await hub.shutdown()
+
+        let seen = events.withLock { $0 }
+        #expect(seen.contains { if case .linkChanged(.disconnected) = $0 { true } else { false } })
+        #expect(seen.filter { $0 == .linkChanged(.subscribed) }.count == 2)
+        #expect(seen.contains(.droppedLocalEntriesAfterGap(entries: 1, records: 0)))
+        #expect(seen.last == .linkChanged(.stopped))
     }
 
     @Test("Redis refused from the start: the hub serves from L1 without errors and keeps retrying")
