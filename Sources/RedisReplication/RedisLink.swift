@@ -50,11 +50,13 @@ final class RedisLink {
         }
     }
 
+    /// Queues PUBLISH commands. Every payload counts as pending before it is queued, so a failure midway leaves
+    /// none of them lost: the caller re-queues ``unacknowledged``.
     func publish(_ payloads: [[UInt8]], channel: String) throws(RedisReplicationError) {
         let now = clock.now
+        pending.append(contentsOf: payloads.map { .publish($0, sentAt: now) })
         for payload in payloads {
             try publisher.append([Array("PUBLISH".utf8), Array(channel.utf8), payload])
-            pending.append(.publish(payload, sentAt: now))
         }
     }
 

@@ -23,11 +23,12 @@ func uniqueChannel(_ label: String) -> String {
     "ucache-test:\(label):\(UUID().uuidString.prefix(8))"
 }
 
-/// A configuration for `url` on its own channel, with short timeouts so outage tests finish quickly.
+/// A configuration for `url` on its own channel, with short pings and backoff so outage tests finish quickly (the
+/// command timeout stays 1 s: shorter ones can trip on a loaded machine and drop what a test cached).
 func redisConfiguration(url: String, channel: String) throws -> RedisReplicationConfiguration {
     var configuration = try RedisReplicationConfiguration(url: url)
     configuration.channel = channel
-    configuration.commandTimeout = .milliseconds(300)
+    configuration.commandTimeout = .seconds(1)
     configuration.pingInterval = .milliseconds(50)
     configuration.initialBackoff = .milliseconds(20)
     configuration.maximumBackoff = .milliseconds(200)
