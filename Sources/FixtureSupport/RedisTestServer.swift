@@ -19,11 +19,14 @@ public final class RedisTestServer: Sendable {
     public let port: Int
     /// The AUTH password, if the server requires one.
     public let password: String?
+    /// An ACL user (name and password) the server knows besides the default user, if any.
+    public let aclUser: (name: String, password: String)?
     private let running = Mutex<(pid: pid_t, stdin: Pipe?)>((0, nil))
 
-    private init(port: Int, password: String?) {
+    private init(port: Int, password: String?, aclUser: (name: String, password: String)?) {
         self.port = port
         self.password = password
+        self.aclUser = aclUser
     }
 
     /// `redis://[:password@]127.0.0.1:port`.
@@ -45,9 +48,12 @@ public final class RedisTestServer: Sendable {
         return try await task.value
     }
 
-    /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted.
-    public static func start(password: String? = nil) throws -> RedisTestServer {
-        let server = RedisTestServer(port: try UnusedPort.find(), password: password)
+    /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted. With
+    /// `password`, the default user needs it; with `aclUser`, that user also exists, allowed every command.
+    public static func start(password: String? = nil, aclUser: (name: String, password: String)? = nil) throws
+        -> RedisTestServer
+    {
+        let server = RedisTestServer(port: try UnusedPort.find(), password: password, aclUser: aclUser)
         try server.launch()
         return server
     }
@@ -81,6 +87,7 @@ public final class RedisTestServer: Sendable {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         var command = "redis-server --port \(port) --bind 127.0.0.1 --save '' --appendonly no --daemonize no"
         if let password { command += " --requirepass '\(password)'" }
+        if let aclUser { command += " --user \(aclUser.name) on '>\(aclUser.password)' '~*' '&*' '+@all'" }
         // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
         process.arguments = [
             "-c", "\(command) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null",

@@ -71,6 +71,27 @@ struct RedisTransportTests {
         #expect(failures.allSatisfy { !$0.contains("not-the-password") })
     }
 
+    @Test("an ACL user from the URL authenticates; the same user with a wrong password does not")
+    func aclUser() async throws {
+        let server = try RedisTestServer.start(password: "default-password", aclUser: ("fleet", "fleet-password"))
+        let good = RecordingReceiver()
+        let asUser = RedisReplicationTransport(
+            configuration: try redisConfiguration(
+                url: "redis://fleet:fleet-password@127.0.0.1:\(server.port)", channel: uniqueChannel("acl")))
+        asUser.start(receiver: good)
+        try await waitUntil { good.isSubscribed }
+        await asUser.shutdown()
+
+        let bad = RecordingReceiver()
+        let wrong = RedisReplicationTransport(
+            configuration: try redisConfiguration(
+                url: "redis://fleet:guess@127.0.0.1:\(server.port)", channel: uniqueChannel("acl")))
+        wrong.start(receiver: bad)
+        try await waitUntil { bad.states.contains { $0.description.contains("authenticationFailed") } }
+        await wrong.shutdown()
+        #expect(!bad.states.contains(.subscribed))
+    }
+
     @Test("the URL parser reads user, password, host and port, and its description hides the password")
     func urlParsing() throws {
         let configuration = try RedisReplicationConfiguration(url: "redis://fleet:p%40ss@redis.internal:6380/0")
