@@ -14,12 +14,18 @@ let package = Package(
         .library(name: "RESTCache", targets: ["RESTCache"]),
         .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
         .library(name: "UnifiedCache", targets: ["UnifiedCache"]),
+        .library(name: "RedisReplication", targets: ["RedisReplication"]),
     ],
     targets: [
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         .target(name: "CacheCore", swiftSettings: strictSettings),
@@ -28,6 +34,11 @@ let package = Package(
         .target(
             name: "UnifiedCache",
             dependencies: ["RESTCache", "GraphQLCache", "CacheCore", "CurlHTTP"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "RedisReplication",
+            dependencies: ["CHiredis", "UnifiedCache"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -42,7 +53,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "ucache-bench",
-            dependencies: ["CurlHTTP", "RESTCache", "GraphQLCache", "FixtureSupport", "UnifiedCache"],
+            dependencies: [
+                "CurlHTTP", "RESTCache", "GraphQLCache", "FixtureSupport", "UnifiedCache", "RedisReplication",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ucache-replica",
+            dependencies: ["UnifiedCache", "RedisReplication"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -65,6 +83,13 @@ let package = Package(
         .testTarget(
             name: "UnifiedCacheTests",
             dependencies: ["UnifiedCache", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "RedisReplicationTests",
+            dependencies: [
+                "RedisReplication", "UnifiedCache", "GraphQLCache", "RESTCache", "CacheCore", "FixtureSupport",
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, testing and the demo need, when it is missing:
-# libcurl headers, pkg-config, python3 with graphql-core; with --bench also nginx; with --ci docker-compose.
+# libcurl and hiredis headers, pkg-config, redis-server (replication tests and bench), python3 with graphql-core;
+# with --bench also nginx; with --ci docker-compose.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,8 @@ done
 
 packages=()
 pkg-config --exists libcurl 2>/dev/null || packages+=(libcurl4-openssl-dev)
+pkg-config --exists hiredis 2>/dev/null || packages+=(libhiredis-dev)
+command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || packages+=(redis-server)
 command -v pkg-config >/dev/null 2>&1 || packages+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 if [ "$want_bench" = 1 ] && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then packages+=(nginx-light); fi
@@ -22,7 +25,8 @@ if [ "$want_ci" = 1 ] && ! command -v docker-compose >/dev/null 2>&1; then packa
 if [ ${#packages[@]} -gt 0 ]; then
   if ! command -v apt-get >/dev/null 2>&1; then
     echo "error: missing ${packages[*]} and this system has no apt-get." >&2
-    echo "Install libcurl development headers, pkg-config and python3 with your package manager, then retry." >&2
+    echo "Install libcurl and hiredis development headers, pkg-config, redis-server and python3 with your package" >&2
+    echo "manager, then retry." >&2
     exit 1
   fi
   sudo=""

@@ -52,6 +52,9 @@ extension CacheHub {
                 self.expiredDataGrace = expiredDataGrace
             }
         }
+        /// Carries every clear to the other replicas of the fleet and applies theirs; nil keeps the hub an island.
+        /// Default: nil.
+        public var replication: ReplicationConfiguration?
 
         public init(
             restBaseURL: String,
@@ -66,7 +69,8 @@ extension CacheHub {
             accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"],
             entityLinks: EntityLinks = .banking,
             sessionCacheParts: [any SessionCachePart] = [],
-            maintenance: Maintenance = Maintenance()
+            maintenance: Maintenance = Maintenance(),
+            replication: ReplicationConfiguration? = nil
         ) {
             self.restBaseURL = restBaseURL
             self.graphQLEndpoint = graphQLEndpoint
@@ -81,6 +85,7 @@ extension CacheHub {
             self.entityLinks = entityLinks
             self.sessionCacheParts = sessionCacheParts
             self.maintenance = maintenance
+            self.replication = replication
         }
     }
 }

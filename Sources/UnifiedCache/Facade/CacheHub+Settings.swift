@@ -36,11 +36,15 @@ extension CacheHub {
             }
         }
         guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
-        for parts in live {
-            for domain in change.domainsToClear {
-                await parts.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+        // One message for the whole reload rather than one per session: receivers clear every session they hold.
+        await ReplicationCoordinator.$publishingSuppressed.withValue(true) {
+            for parts in live {
+                for domain in change.domainsToClear {
+                    await parts.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+                }
             }
         }
+        replication?.publishSettingsClear(change.domainsToClear.map(\.name.rawValue), reason: .settingsChanged)
         return change
     }
 

@@ -32,6 +32,8 @@ public final class CacheHub: Sendable {
     let factory: SessionFactory
     let terminator: SessionTerminator
     let maintenance = Mutex<Task<Void, Never>?>(nil)
+    /// Publishes this hub's clears to the other replicas and applies theirs; nil without replication.
+    let replication: ReplicationCoordinator?
 
     /// Creates the hub and its HTTP client.
     ///
@@ -50,6 +52,8 @@ public final class CacheHub: Sendable {
     ) throws(UnifiedCacheError) {
         let current = settings.current
         let limits = current.memory
+        let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
+        self.replication = replication
         do {
             self.configuration = configuration
             self.settings = settings
@@ -78,6 +82,7 @@ public final class CacheHub: Sendable {
                 changeObserver: { scope, kind, changes in
                     // A GraphQL mutation changed these records: REST copies of the same entities are stale.
                     guard kind == .mutation else { return }
+                    replication?.publish(.graphQLMutation(records: changes.changedRecordKeys.sorted()), scope: scope)
                     for recordKey in changes.changedRecordKeys {
                         restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
                     }
@@ -85,7 +90,8 @@ public final class CacheHub: Sendable {
             )
             self.factory = try SessionFactory(
                 configuration: configuration, client: client, settings: settings, budget: budget,
-                restStore: restStore, graphQLStore: graphQLStore, clock: clock, documents: documents)
+                restStore: restStore, graphQLStore: graphQLStore, clock: clock, documents: documents,
+                replication: replication)
         } catch let error as UnifiedCacheError {
             throw error
         } catch {
@@ -93,9 +99,11 @@ public final class CacheHub: Sendable {
                 code: .invalidSettings, message: "The cache hub could not be created.", underlying: error)
         }
         registry = SessionRegistry(limits: Self.sessionLimits(current))
-        terminator = SessionTerminator(registry: registry, budget: budget, observer: observer)
+        terminator = SessionTerminator(
+            registry: registry, budget: budget, observer: observer, replication: replication)
         budget.register(terminator, priority: .primary)
         startMaintenance()
+        replication?.start(hub: self)
     }
 
     deinit {
@@ -143,7 +151,7 @@ public final class CacheHub: Sendable {
 
     /// The hub's metrics in Prometheus text exposition format (0.0.4): counters per part, no session ids.
     public func metricsText() -> String {
-        metrics()?.prometheusText() ?? ""
+        (metrics()?.prometheusText() ?? "") + (replication?.prometheusText() ?? "")
     }
 
     /// The hub's metrics as JSON (sorted keys), for an admin endpoint.
@@ -155,6 +163,7 @@ public final class CacheHub: Sendable {
     public func shutdown() async {
         maintenance.withLock { $0?.cancel() }
         await terminator.pending.drain()
+        await replication?.shutdown()
         await client.shutdown()
     }
 }

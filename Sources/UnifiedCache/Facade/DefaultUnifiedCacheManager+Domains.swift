@@ -45,6 +45,7 @@ extension DefaultUnifiedCacheManager {
                 part.bytes += removed.bytes
             }
         }
+        replication?.publish(.domain(name: name.rawValue, reason: reason.replicatedName))
         return run.finished()
     }
 
@@ -128,6 +129,7 @@ extension DefaultUnifiedCacheManager {
             part.entries = report.entries
             part.bytes = report.bytes
         }
+        replication?.publish(.uplifted)
         return run.finished()
     }
 }

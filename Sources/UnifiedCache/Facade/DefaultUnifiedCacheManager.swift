@@ -19,6 +19,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     let accounts: AccountResolver
     let sessionID: String
     let extraParts: [any SessionCachePart]
+    /// Publishes this session's clears to the other replicas; nil without replication.
+    let replication: SessionReplicationLink?
 
     init(
         scope: CacheScope,
@@ -29,7 +31,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         settings: SettingsStore,
         accounts: AccountResolver,
         sessionID: String,
-        extraParts: [any SessionCachePart]
+        extraParts: [any SessionCachePart],
+        replication: SessionReplicationLink? = nil
     ) {
         self.scope = scope
         self.rest = rest
@@ -41,6 +44,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         self.accounts = accounts
         self.sessionID = sessionID
         self.extraParts = extraParts
+        self.replication = replication
     }
 
     // MARK: Whole-session clears
@@ -57,6 +61,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     {
         var run = clearOwnParts(operation: operation, reason: reason)
         await Self.clearExtraParts(extraParts, sessionID: sessionID, reason: reason, into: &run)
+        replication?.publish(.everything(reason: reason.replicatedName, endsSession: false))
         return run.finished()
     }
 
@@ -116,6 +121,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.entries = report.entries
             part.bytes = report.bytes
         }
+        replication?.publish(.rest)
         return run.finished()
     }
 
@@ -130,6 +136,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
+        replication?.publish(.graphQL)
         return run.finished()
     }
 
@@ -139,6 +146,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
+        replication?.publish(.timestamps)
         return run.finished()
     }
 
@@ -151,6 +159,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.fields = removed.fields
             part.bytes = removed.bytes
         }
+        replication?.publish(.query(query))
         return run.finished()
     }
 
@@ -192,6 +201,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
                 part.bytes += removed.bytes
             }
         }
+        replication?.publish(.account(identifier))
         return run.finished()
     }
 

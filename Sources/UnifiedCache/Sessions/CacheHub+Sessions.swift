@@ -56,11 +56,10 @@ extension CacheHub {
     ) -> CacheSession {
         let factory = factory
         let acquired = registry.acquire(key, principal: principal, now: clock.now()) {
-            CacheSession(
-                id: key.sessionID, principal: principal, scope: key.scope(for: principal),
-                credentials: credentials, factory: factory)
+            CacheSession(key: key, principal: principal, credentials: credentials, factory: factory)
         }
         if acquired.created {
+            replication?.register(acquired.session)
             factory.chargeSession()
         } else if acquired.session.refresh(credentials) {
             registry.countCredentialRefresh()
@@ -94,6 +93,18 @@ extension CacheHub {
     private func end(_ key: SessionKey, reason: ClearReason, operation: String) async -> UnifiedClearReport? {
         guard let ending = registry.remove(key, reason: reason) else { return nil }
         return await terminator.begin(ending, operation: operation).finish()
+    }
+
+    /// Ends this very session if it is still live (not a newer one under the same key).
+    @discardableResult
+    func end(_ session: CacheSession, reason: ClearReason, operation: String) async -> UnifiedClearReport? {
+        guard let ending = registry.remove(session.key, reason: reason, only: session) else { return nil }
+        return await terminator.begin(ending, operation: operation).finish()
+    }
+
+    /// Whether this session object is the live one of its key.
+    func isLive(_ session: CacheSession) -> Bool {
+        registry.existing(session.key) === session
     }
 
     /// Ends every session idle for the timeout or longer, at a cost proportional to how many end. The hub's

@@ -19,6 +19,8 @@ public final class CacheSession: Sendable {
     public let principal: VerifiedPrincipal
     /// The scope of the session's entries in both stores.
     public let scope: CacheScope
+    /// How the hub's registry finds the session.
+    let key: SessionKey
     let factory: SessionFactory
     private let state: Mutex<State>
 
@@ -30,12 +32,11 @@ public final class CacheSession: Sendable {
         var ended = false
     }
 
-    init(id: String, principal: VerifiedPrincipal, scope: CacheScope, credentials: UpstreamCredentials,
-        factory: SessionFactory)
-    {
-        self.id = id
+    init(key: SessionKey, principal: VerifiedPrincipal, credentials: UpstreamCredentials, factory: SessionFactory) {
+        self.key = key
+        self.id = key.sessionID
         self.principal = principal
-        self.scope = scope
+        self.scope = key.scope(for: principal)
         self.factory = factory
         self.state = Mutex(State(credentials: credentials, parts: nil))
     }

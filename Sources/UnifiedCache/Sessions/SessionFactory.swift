@@ -25,6 +25,8 @@ final class SessionFactory: Sendable {
     let graphQLStore: GraphQLNormalizedStore
     let clock: any CacheClock
     let documents: GraphQLDocumentCache
+    /// Publishes the sessions' clears to the other replicas; nil without replication.
+    let replication: ReplicationCoordinator?
     /// The GraphQL freshness rules new sessions start with (validated; replaced on a settings reload).
     let freshness: Mutex<GraphQLCacheConfig>
 
@@ -36,7 +38,8 @@ final class SessionFactory: Sendable {
         restStore: CacheStore,
         graphQLStore: GraphQLNormalizedStore,
         clock: any CacheClock,
-        documents: GraphQLDocumentCache
+        documents: GraphQLDocumentCache,
+        replication: ReplicationCoordinator?
     ) throws(UnifiedCacheError) {
         let freshness = GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness)
         do {
@@ -53,6 +56,7 @@ final class SessionFactory: Sendable {
         self.graphQLStore = graphQLStore
         self.clock = clock
         self.documents = documents
+        self.replication = replication
         self.freshness = Mutex(freshness)
     }
 
@@ -88,13 +92,16 @@ final class SessionFactory: Sendable {
         let learningPaths = configuration.accountLearningPaths
         let graphQLStore = graphQLStore
         let restStore = restStore
+        let replicationLink = replication?.link(for: scope)
         restConfiguration.responseInspector = { method, path, response in
             if learningPaths.contains(where: { $0.matches(method: method.rawValue, path: path) }) {
                 accounts.learn(fromJSON: response.body)
             }
             guard method.isMutating else { return }
             // A REST mutation changed these entities: evict them from the normalized store, and REST copies too.
-            for (recordKey, fields) in links.changes(method: method.rawValue, path: path, body: response.body) {
+            let changes = links.changes(method: method.rawValue, path: path, body: response.body)
+            replicationLink?.publishRESTMutation(method: method.rawValue, path: path, changes: changes)
+            for (recordKey, fields) in changes {
                 if let fields {
                     for field in fields { graphQLStore.evictField(field, ofRecord: recordKey, in: scope) }
                 } else {
@@ -138,7 +145,8 @@ final class SessionFactory: Sendable {
             settings: settings,
             accounts: accounts,
             sessionID: id,
-            extraParts: configuration.sessionCacheParts
+            extraParts: configuration.sessionCacheParts,
+            replication: replicationLink
         )
         return SessionParts(rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager, accounts: accounts)
     }

@@ -106,10 +106,12 @@ final class SessionRegistry: Sendable {
         state.withLock { state in state.index[key].map { state.order[$0].session } }
     }
 
-    /// Removes the session under `key` (a logout); nil when none is live.
-    func remove(_ key: SessionKey, reason: ClearReason) -> Ending? {
+    /// Removes the session under `key` (a logout), or only `session` when given; nil when none is live.
+    func remove(_ key: SessionKey, reason: ClearReason, only session: CacheSession? = nil) -> Ending? {
         state.withLock { state in
-            state.index[key].map { state.remove($0, reason: reason) }
+            guard let handle = state.index[key] else { return nil }
+            if let session, state.order[handle].session !== session { return nil }
+            return state.remove(handle, reason: reason)
         }
     }
 

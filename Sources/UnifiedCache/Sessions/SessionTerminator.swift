@@ -9,13 +9,18 @@ final class SessionTerminator: MemoryReclaimer {
     let registry: SessionRegistry
     let budget: MemoryBudget
     let observer: (any CacheEventObserver)?
+    let replication: ReplicationCoordinator?
     /// The application parts' clears still running, so tests and shutdown can wait for them.
     let pending = BackgroundTasks()
 
-    init(registry: SessionRegistry, budget: MemoryBudget, observer: (any CacheEventObserver)?) {
+    init(
+        registry: SessionRegistry, budget: MemoryBudget, observer: (any CacheEventObserver)?,
+        replication: ReplicationCoordinator?
+    ) {
         self.registry = registry
         self.budget = budget
         self.observer = observer
+        self.replication = replication
     }
 
     /// Clears a session that left the registry; the caller awaits ``SessionEnd/finish()`` or hands it to
@@ -23,7 +28,24 @@ final class SessionTerminator: MemoryReclaimer {
     func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
         let end = SessionEnd.begin(ending, operation: operation)
         observer?.cacheDidEmit(.sessionEnded(scope: ending.session.scope, reason: ending.reason))
+        if let replication {
+            replication.unregister(ending.session)
+            if Self.endsEverywhere(ending.reason) {
+                replication.publish(
+                    .everything(reason: ending.reason.replicatedName, endsSession: true), scope: ending.session.scope)
+            }
+        }
         return end
+    }
+
+    /// Whether other replicas end the session too. Logout, idle expiry and another principal on the id concern the
+    /// user everywhere; the live-session bound and memory pressure are this replica's capacity, and the data
+    /// other replicas hold for the session is still valid there.
+    static func endsEverywhere(_ reason: ClearReason) -> Bool {
+        switch reason {
+        case .sessionEvicted, .memoryPressure: return false
+        default: return true
+        }
     }
 
     /// Ends sessions found on the way (expired, evicted, replaced by another principal) without making the

@@ -1,0 +1,140 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A real `redis-server` for the replication tests, started like the fixture server.
+///
+/// ``shared()`` is the server most tests use (each test on its own channel): `UCACHE_REDIS_URL` when set (as in
+/// Docker compose), otherwise one `redis-server` on a free loopback port for the test process. Tests that kill,
+/// pause or restart Redis ``start(password:)`` a server of their own. Every server started here lives at most as long
+/// as the test process: it runs under a shell whose stdin is a pipe from this process and kills it when the pipe
+/// closes.
+public final class RedisTestServer: Sendable {
+    public let host = "127.0.0.1"
+    public let port: Int
+    /// The AUTH password, if the server requires one.
+    public let password: String?
+    /// An ACL user (name and password) the server knows besides the default user, if any.
+    public let aclUser: (name: String, password: String)?
+    private let running = Mutex<(pid: pid_t, stdin: Pipe?)>((0, nil))
+
+    private init(port: Int, password: String?, aclUser: (name: String, password: String)?) {
+        self.port = port
+        self.password = password
+        self.aclUser = aclUser
+    }
+
+    /// `redis://[:password@]127.0.0.1:port`.
+    public var url: String { "redis://\(password.map { ":\($0)@" } ?? "")\(host):\(port)" }
+
+    private static let sharedURL = Mutex<Task<String, any Error>?>(nil)
+
+    /// The URL of the process-wide Redis: `UCACHE_REDIS_URL`, or a server started on first use.
+    public static func sharedURL() async throws -> String {
+        let task = sharedURL.withLock { task in
+            if let task { return task }
+            let started = Task { () throws -> String in
+                if let url = ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"], !url.isEmpty { return url }
+                return try start().url
+            }
+            task = started
+            return started
+        }
+        return try await task.value
+    }
+
+    /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted. With
+    /// `password`, the default user needs it; with `aclUser`, that user also exists, allowed every command.
+    public static func start(password: String? = nil, aclUser: (name: String, password: String)? = nil) throws
+        -> RedisTestServer
+    {
+        let server = RedisTestServer(port: try UnusedPort.find(), password: password, aclUser: aclUser)
+        try server.launch()
+        return server
+    }
+
+    /// Kills the server at once (SIGKILL): clients see their connections close.
+    public func kill() {
+        let pid = running.withLock { $0.pid }
+        if pid > 0 { send(SIGKILL, to: pid) }
+        waitUntilRefused()
+    }
+
+    /// Freezes the server (SIGSTOP): connections stay open and nothing answers.
+    public func pause() {
+        let pid = running.withLock { $0.pid }
+        if pid > 0 { send(SIGSTOP, to: pid) }
+    }
+
+    /// Thaws a paused server (SIGCONT).
+    public func resume() {
+        let pid = running.withLock { $0.pid }
+        if pid > 0 { send(SIGCONT, to: pid) }
+    }
+
+    /// Starts the server again on the same port after ``kill()``.
+    public func restart() throws {
+        try launch()
+    }
+
+    private func launch() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        var command = "redis-server --port \(port) --bind 127.0.0.1 --save '' --appendonly no --daemonize no"
+        if let password { command += " --requirepass '\(password)'" }
+        if let aclUser { command += " --user \(aclUser.name) on '>\(aclUser.password)' '~*' '&*' '+@all'" }
+        // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
+        process.arguments = [
+            "-c", "\(command) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null",
+        ]
+        let stdout = Pipe()
+        let stdin = Pipe()
+        process.standardOutput = stdout
+        process.standardInput = stdin
+        try process.run()
+        let line = String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+        guard
+            let pid = line.split(separator: " ").last.flatMap({
+                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            })
+        else { throw FixtureError("redis-server did not start (is it installed? scripts/ensure-deps.sh)") }
+        running.withLock { $0 = (pid, stdin) }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if Self.accepts(port: port) { return }
+            usleep(5_000)  // waiting for redis-server to listen, not for time to pass in a test
+        }
+        throw FixtureError("redis-server did not listen on port \(port) within 10 s")
+    }
+
+    private func waitUntilRefused() {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, Self.accepts(port: port) { usleep(2_000) }
+    }
+
+    /// Whether something accepts TCP connections on the loopback port.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                connect(fd, generic, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}
+
+/// `kill(2)`, under a name the server's own `kill()` does not shadow.
+private func send(_ signal: Int32, to pid: pid_t) {
+    _ = kill(pid, signal)
+}

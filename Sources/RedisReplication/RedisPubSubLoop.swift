@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+import UnifiedCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One thread that owns the two Redis connections of a replica (SUBSCRIBE needs a connection of its own) and drives
+/// them with poll(): it publishes queued payloads, delivers messages, checks health with PING, and reconnects with
+/// backoff. Swift tasks never wait on Redis: they only append to ``Shared/outbox`` and write a byte to a pipe.
+final class RedisPubSubLoop: Sendable {
+    struct Shared {
+        var outbox: [[UInt8]] = []
+        var receiver: (any ReplicationReceiver)?
+        var stopRequested = false
+        var isRunning = false
+        var onStopped: [CheckedContinuation<Void, Never>] = []
+    }
+
+    let configuration: RedisReplicationConfiguration
+    let shared = Mutex(Shared())
+    /// The self-pipe that wakes poll(): read end polled by the loop, write end written by any thread.
+    let wakeReader: Int32
+    let wakeWriter: Int32
+
+    init(configuration: RedisReplicationConfiguration) {
+        self.configuration = configuration
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        wakeReader = fds[0]
+        wakeWriter = fds[1]
+    }
+
+    deinit {
+        close(wakeReader)
+        close(wakeWriter)
+    }
+
+    // MARK: Any thread
+
+    func start(receiver: any ReplicationReceiver) {
+        let started = shared.withLock { shared in
+            guard !shared.isRunning, !shared.stopRequested else { return false }
+            shared.receiver = receiver
+            shared.isRunning = true
+            return true
+        }
+        guard started else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "RedisReplication event loop"
+        thread.start()
+    }
+
+    func publish(_ payload: [UInt8]) {
+        let (overflowed, receiver) = shared.withLock { shared -> (Bool, (any ReplicationReceiver)?) in
+            guard !shared.stopRequested else { return (false, nil) }
+            var overflowed = false
+            if shared.outbox.count >= configuration.outboxLimit {
+                shared.outbox.removeAll()
+                overflowed = true
+            }
+            shared.outbox.append(payload)
+            return (overflowed, shared.receiver)
+        }
+        wake()
+        if overflowed { receiver?.transportDidDropOutgoingMessages() }
+    }
+
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = shared.withLock { shared in
+                shared.stopRequested = true
+                guard shared.isRunning else { return true }
+                shared.onStopped.append(continuation)
+                return false
+            }
+            wake()
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)  // EAGAIN: the pipe is full, the loop wakes anyway
+    }
+
+    // MARK: Loop thread
+
+    private func run() {
+        var backoff = configuration.initialBackoff
+        var link: RedisLink?
+        let clock = ContinuousClock()
+        var nextAttempt = clock.now
+        report(.connecting)
+        while !shared.withLock({ $0.stopRequested }) {
+            guard let current = link else {
+                if clock.now >= nextAttempt {
+                    do {
+                        link = try RedisLink(configuration: configuration, clock: clock)
+                        backoff = configuration.initialBackoff
+                        report(.subscribed)
+                    } catch {
+                        report(.disconnected(reason: error.description))
+                        nextAttempt = clock.now + jittered(backoff)
+                        backoff = min(backoff * 2, configuration.maximumBackoff)
+                    }
+                }
+                if link == nil { waitForWake(until: nextAttempt, clock: clock) }
+                continue
+            }
+            do {
+                let outgoing = shared.withLock { shared in
+                    defer { shared.outbox.removeAll(keepingCapacity: true) }
+                    return shared.outbox
+                }
+                try current.publish(outgoing, channel: configuration.channel)
+                let messages = try current.turn(wakeReader: wakeReader)
+                let receiver = shared.withLock { $0.receiver }
+                for message in messages { receiver?.transportDidReceive(message) }
+            } catch {
+                let unsent = current.unacknowledged
+                shared.withLock { $0.outbox.insert(contentsOf: unsent, at: 0) }
+                link = nil
+                report(.disconnected(reason: error.description))
+                nextAttempt = clock.now + jittered(backoff)
+                backoff = min(backoff * 2, configuration.maximumBackoff)
+            }
+        }
+        link = nil
+        report(.stopped)
+        let waiters = shared.withLock { shared in
+            shared.isRunning = false
+            shared.receiver = nil
+            defer { shared.onStopped.removeAll() }
+            return shared.onStopped
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func report(_ state: ReplicationLinkState) {
+        shared.withLock { $0.receiver }?.transportDidChange(state)
+    }
+
+    /// Sleeps in poll() on the wake pipe until `deadline` or a wake-up (publish, stop).
+    private func waitForWake(until deadline: ContinuousClock.Instant, clock: ContinuousClock) {
+        let remaining = deadline - clock.now
+        guard remaining > .zero else { return }
+        var descriptor = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(remaining.milliseconds))
+        drainWakePipe(wakeReader)
+    }
+
+    /// Backoff with ±20 % jitter, so a fleet does not reconnect in lockstep.
+    private func jittered(_ base: Duration) -> Duration {
+        base * Double.random(in: 0.8...1.2)
+    }
+}
+
+func drainWakePipe(_ fd: Int32) {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(fd, &buffer, buffer.count) > 0 {}
+}

@@ -1,0 +1,46 @@
+import CacheCore
+
+extension CacheHub {
+    /// Replication counters and the link state; nil when the hub has no ``Configuration/replication``.
+    public var replicationStatistics: ReplicationStatistics? { replication?.statistics }
+}
+
+extension ReplicationCoordinator {
+    /// One message for a settings reload that cleared `domains` in every live session: the receivers clear them in
+    /// every session they hold (which are not the sender's sessions).
+    func publishSettingsClear(_ domains: [String], reason: ClearReason) {
+        guard !domains.isEmpty else { return }
+        publish(.domainsInEverySession(names: domains.sorted(), reason: reason.replicatedName), session: nil)
+    }
+
+    /// The replication series in Prometheus text exposition format, appended to ``CacheHub/metricsText()``.
+    func prometheusText(namespace: String = "ucache") -> String {
+        let statistics = statistics
+        let counters: [(String, String, Int)] = [
+            ("published", "Clears this replica published.", statistics.published),
+            ("applied", "Clears of other replicas applied here.", statistics.applied),
+            ("ignored_own", "Own messages delivered back and ignored.", statistics.ignoredOwn),
+            ("unknown_session", "Messages about sessions this replica does not hold.", statistics.unknownSession),
+            ("rejected", "Payloads not sealed with the fleet secret.", statistics.rejected),
+            ("gaps_recovered", "Times local entries were dropped after (re)subscribing.", statistics.gapsRecovered),
+            ("disconnections", "Times the link to the bus went down.", statistics.disconnections),
+        ]
+        var text = ""
+        let up = "\(namespace)_replication_link_up"
+        text += "# HELP \(up) 1 when subscribed to the replication bus, else 0.\n# TYPE \(up) gauge\n"
+        text += "\(up) \(statistics.linkState.isUp ? 1 : 0)\n"
+        for (name, help, value) in counters {
+            let metric = "\(namespace)_replication_\(name)_total"
+            text += "# HELP \(metric) \(help)\n# TYPE \(metric) counter\n\(metric) \(value)\n"
+        }
+        return text
+    }
+}
+
+extension SessionReplicationLink {
+    /// A successful REST mutation of this session, with the entities the entity links said it changed.
+    func publishRESTMutation(method: String, path: String, changes: [(recordKey: String, fields: [String]?)]) {
+        let entities = changes.map { EntityChange(record: $0.recordKey, fields: $0.fields) }
+        publish(.restMutation(method: method, path: path, entities: entities))
+    }
+}

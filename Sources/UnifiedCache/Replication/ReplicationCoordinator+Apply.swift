@@ -1,0 +1,101 @@
+import CacheCore
+import GraphQLCache
+import RESTCache
+
+extension ReplicationCoordinator {
+    /// Applies another replica's clear to this hub, the way the same call would have cleared it here. Returns false
+    /// when the message names a session this replica does not hold.
+    func apply(_ message: ReplicationMessage, to hub: CacheHub) async -> Bool {
+        if case .domainsInEverySession(let names, let reason) = message.clear {
+            await clearDomains(names, reason: ClearReason(replicatedName: reason), in: hub)
+            return true
+        }
+        if case .dropLocalCaches = message.clear {
+            let (entries, records) = await dropLocalEntries(of: hub, reason: .custom("replicationRequest"))
+            observer?(.droppedLocalEntriesOnRequest(entries: entries, records: records))
+            return true
+        }
+        guard let hash = message.session, let session = session(forHash: hash), hub.isLive(session) else {
+            return false
+        }
+        let manager = session.cacheManager
+        switch message.clear {
+        case .everything(let reason, let endsSession):
+            if endsSession {
+                await hub.end(session, reason: ClearReason(replicatedName: reason), operation: "replicated end")
+            } else {
+                await manager.clearEverything(reason: ClearReason(replicatedName: reason))
+            }
+        case .rest: await manager.clearRESTCache()
+        case .graphQL: await manager.clearGraphQLCache()
+        case .timestamps: await manager.clearTimestamps()
+        case .uplifted: await manager.clearUpliftedCache()
+        case .query(let query): await manager.clearCache(forQuery: query)
+        case .account(let identifier): await manager.clearCache(forAccountId: identifier)
+        case .domain(let name, let reason):
+            guard let domain = try? CacheDomain.Name(name) else { return true }
+            await manager.clear(domain: domain, reason: ClearReason(replicatedName: reason))
+        case .restMutation(let method, let path, let entities):
+            applyRESTMutation(method: method, path: path, entities: entities, session: session, hub: hub)
+        case .graphQLMutation(let records):
+            for record in records {
+                hub.graphQLStore.removeRecord(record, removingReferences: true, in: session.scope)
+                hub.restStore.clear(entityKey: record, in: session.scope, reason: .mutation)
+            }
+        case .domainsInEverySession, .dropLocalCaches:
+            break
+        }
+        return true
+    }
+
+    /// What `APIService` and the hub's entity links did on the sender after a successful REST mutation.
+    private func applyRESTMutation(
+        method: String, path: String, entities: [EntityChange], session: CacheSession, hub: CacheHub
+    ) {
+        let scope = session.scope
+        let rest = session.cacheManager.rest
+        let configuration = hub.configuration.rest
+        for rule in configuration.invalidationRules where rule.pattern.matches(method: method, path: path) {
+            for target in rule.targets { rest.invalidate(target, in: scope) }
+        }
+        if configuration.invalidatesOwnPath {
+            rest.invalidate(.path(path), in: scope)
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+                rest.invalidate(.path(String(path[..<slash])), in: scope)
+            }
+        }
+        for entity in entities {
+            if let fields = entity.fields {
+                for field in fields { hub.graphQLStore.evictField(field, ofRecord: entity.record, in: scope) }
+            } else {
+                hub.graphQLStore.removeRecord(entity.record, removingReferences: true, in: scope)
+            }
+            hub.restStore.clear(entityKey: entity.record, in: scope, reason: .mutation)
+        }
+    }
+
+    private func clearDomains(_ names: [String], reason: ClearReason, in hub: CacheHub) async {
+        let domains = names.compactMap { try? CacheDomain.Name($0) }
+        for session in liveSessions where hub.isLive(session) {
+            for domain in domains { await session.cacheManager.clear(domain: domain, reason: reason) }
+        }
+    }
+
+    /// Drops every local entry of every session and of the shared scope (REST entries, GraphQL records, query
+    /// timestamps, the sessions' extra cache parts), bumping each scope's generation so answers in flight are not
+    /// stored either. Sessions and their cookie jars stay: they are this replica's link to the upstreams, not
+    /// cached answers. Returns the REST entries and GraphQL records dropped.
+    func dropLocalEntries(of hub: CacheHub, reason: ClearReason) async -> (entries: Int, records: Int) {
+        var entries = hub.restStore.clear(scope: .shared, reason: reason).entries
+        var records = hub.graphQLStore.clear(scope: .shared, reason: reason).records
+        for session in liveSessions where hub.isLive(session) {
+            entries += hub.restStore.clear(scope: session.scope, reason: reason).entries
+            records += hub.graphQLStore.clear(scope: session.scope, reason: reason).records
+            _ = session.graphQL.clearTimestamps()
+            for part in session.cacheManager.extraParts {
+                try? await part.clearAll(sessionID: session.id, reason: reason)
+            }
+        }
+        return (entries, records)
+    }
+}

@@ -1,0 +1,70 @@
+import CacheCore
+
+/// One clear as it travels between replicas, before sealing. Internal: on the wire it is sealed JSON.
+///
+/// A message names its session by ``ReplicationSecret/sessionHash(of:)``, never by id. Cached values never travel:
+/// a mutation on one replica becomes "drop these records / entities" on the others, which then fetch afresh.
+struct ReplicationMessage: Codable, Equatable, Sendable {
+    /// The replica that made the clear; a replica ignores its own messages.
+    var origin: String
+    /// The keyed hash of the session the clear concerns; nil for clears of every session.
+    var session: String?
+    var clear: ReplicatedClear
+}
+
+/// What a replica does when the message arrives, mirroring the hub's clearing operations.
+enum ReplicatedClear: Codable, Equatable, Sendable {
+    /// `clearAllCaches()`, `clearCache()`, `endSession(id:)` (then `endsSession`), expiry, eviction.
+    case everything(reason: String, endsSession: Bool)
+    case rest
+    case graphQL
+    case timestamps
+    case uplifted
+    /// `clearCache(forQuery:)`: an operation name or document.
+    case query(String)
+    /// `clearCache(forAccountId:)` / `clearCache(forAccountToken:)`: the receiver resolves the identifier itself.
+    case account(String)
+    /// `clear(domain:)` and the granular methods built on it.
+    case domain(name: String, reason: String)
+    /// A successful REST mutation: the receiver applies the same invalidation rules to the same path, and drops the
+    /// entities the entity links named (fields, or whole records when `fields` is nil).
+    case restMutation(method: String, path: String, entities: [EntityChange])
+    /// A GraphQL mutation changed these records on the sender; the receiver drops its copies (and REST copies).
+    case graphQLMutation(records: [String])
+    /// `reloadSettings(…clearingAffectedDomains:)`: these domains in every session of the receiver.
+    case domainsInEverySession(names: [String], reason: String)
+    /// The sender may have lost outgoing messages: every receiver drops all its local entries.
+    case dropLocalCaches
+}
+
+/// One entity a REST mutation changed, as the entity links computed it on the sender.
+struct EntityChange: Codable, Equatable, Sendable {
+    var record: String
+    var fields: [String]?
+}
+
+extension ClearReason {
+    /// The reason's wire name (its description): `logout`, `custom(name)`, ….
+    var replicatedName: String { description }
+
+    /// The reason named on the wire; an unknown name becomes `.custom(name)`, so a newer sender never breaks an
+    /// older receiver.
+    init(replicatedName name: String) {
+        switch name {
+        case "logout": self = .logout
+        case "sessionExpired": self = .sessionExpired
+        case "accountSwitch": self = .accountSwitch
+        case "userRefresh": self = .userRefresh
+        case "mutation": self = .mutation
+        case "settingsChanged": self = .settingsChanged
+        case "memoryPressure": self = .memoryPressure
+        case "manual": self = .manual
+        default:
+            if name.hasPrefix("custom("), name.hasSuffix(")") {
+                self = .custom(String(name.dropFirst("custom(".count).dropLast()))
+            } else {
+                self = .custom(name)
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+/// Counters of a hub's replication, for metrics and tests. Process-wide; no session appears in them.
+public struct ReplicationStatistics: Hashable, Sendable {
+    /// The link's current state.
+    public var linkState: ReplicationLinkState = .connecting
+    /// Clears this replica published.
+    public var published = 0
+    /// Messages of other replicas applied here.
+    public var applied = 0
+    /// This replica's own messages, delivered back by the bus and ignored.
+    public var ignoredOwn = 0
+    /// Messages about a session this replica does not hold (nothing to clear).
+    public var unknownSession = 0
+    /// Payloads discarded because they were not sealed with the fleet secret.
+    public var rejected = 0
+    /// Times the replica dropped its local entries after (re)subscribing.
+    public var gapsRecovered = 0
+    /// Times the link went down.
+    public var disconnections = 0
+}

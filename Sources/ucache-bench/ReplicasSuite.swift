@@ -1,0 +1,147 @@
+import CacheCore
+import FixtureSupport
+import Foundation
+import RESTCache
+import RedisReplication
+import UnifiedCache
+
+/// Two replicas in one process over a real redis-server on loopback.
+struct ReplicasSuite: BenchSuite {
+    let help = """
+        ucache-bench replicas [--clears N] [--hits N] [--json]
+
+        Two hubs (replicas A and B) on one Redis channel: a redis-server started on a free loopback port, or
+        UCACHE_REDIS_URL. Timed:
+        - cross-replica invalidation: A's clearBalancesCache() until B has applied it (B holds the entry), over
+          --clears runs (default 2,000): p50, p99, max. B is watched by polling its counters with Task.yield().
+        - the cost a clear adds on the replica that makes it: clearBalancesCache() on a session of 10 entries,
+          on A (replicating) and on a hub without replication: p50 of each.
+        - REST cache hits on A through APIService (fixture server upstream, warmed): hits per second with Redis
+          up, then killed (--hits each, default 100,000); hits never touch Redis, so they should match.
+        """
+
+    private struct FlagsRequest: RequestType {
+        struct Flag: Decodable, Sendable { var name: String }
+        typealias Response = [Flag]
+        var path: String { "/api/feature-flags" }
+        var cache: RequestCache? = RequestCache(key: "featureFlags.bench", timeout: .never)
+    }
+
+    func run(options: BenchOptions) async throws -> BenchReport {
+        let clears = options.int("clears", default: 2_000)
+        let hits = options.int("hits", default: 100_000)
+        let tenant = try await FixtureServer.tenant("benchreplicas")
+        let ownServer: RedisTestServer? =
+            ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
+            ? try RedisTestServer.start() : nil
+        var url = ownServer?.url ?? ""
+        if url.isEmpty { url = try await RedisTestServer.sharedURL() }
+        let channel = "ucache-bench:\(UUID().uuidString.prefix(8))"
+        let a = try Self.hub(tenant: tenant, url: url, channel: channel)
+        let b = try Self.hub(tenant: tenant, url: url, channel: channel)
+        let island = try CacheHub(
+            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL),
+            settings: SettingsStore())
+        for hub in [a, b] {
+            try await waitUntil {
+                hub.replicationStatistics?.linkState == .subscribed
+                    && (hub.replicationStatistics?.gapsRecovered ?? 0) >= 1
+            }
+        }
+
+        let onA = a.session(id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        let onB = b.session(id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        var latency = Samples()
+        for run in 0..<clears {
+            b.restStore.insert(run, byteCost: 64, key: "balances.bench", scope: onB.scope)
+            let applied = b.replicationStatistics?.applied ?? 0
+            let begin = monotonicNanoseconds()
+            await onA.cacheManager.clearBalancesCache()
+            while (b.replicationStatistics?.applied ?? 0) == applied { try await Task.sleep(for: .microseconds(20)) }
+            latency.append(monotonicNanoseconds() - begin)
+        }
+
+        let local = island.session(id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        var replicatedCost = Samples()
+        var localCost = Samples()
+        for run in 0..<clears {
+            for (hub, session) in [(a, onA), (island, local)] {
+                for index in 0..<10 {
+                    hub.restStore.insert(run, byteCost: 64, key: "balances.item_\(index)", scope: session.scope)
+                }
+            }
+            var begin = monotonicNanoseconds()
+            await onA.cacheManager.clearBalancesCache()
+            replicatedCost.append(monotonicNanoseconds() - begin)
+            begin = monotonicNanoseconds()
+            await local.cacheManager.clearBalancesCache()
+            localCost.append(monotonicNanoseconds() - begin)
+        }
+
+        let up = try await hitRate(onA, count: hits)
+        var notes = ["Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"), channel \(channel)."]
+        var down: Double?
+        if let ownServer {
+            ownServer.kill()
+            try await waitUntil { a.replicationStatistics?.linkState.isUp == false }
+            down = try await hitRate(onA, count: hits)
+        } else {
+            notes.append("Redis down not measured: the server is not ours to kill.")
+        }
+        await a.shutdown()
+        await b.shutdown()
+        await island.shutdown()
+        return BenchReport(
+            suite: "replicas",
+            machine: BenchReport.machineDescription,
+            columns: ["p50", "p99", "max", "per second"],
+            rows: [
+                .init(
+                    name: "A clears → B applied (µs)",
+                    values: [
+                        "p50": latency.percentile(0.5) / 1000, "p99": latency.percentile(0.99) / 1000,
+                        "max": latency.percentile(1.0) / 1000,
+                    ]),
+                .init(
+                    name: "clearBalancesCache() replicating (µs)",
+                    values: [
+                        "p50": replicatedCost.percentile(0.5) / 1000, "p99": replicatedCost.percentile(0.99) / 1000,
+                    ]),
+                .init(
+                    name: "clearBalancesCache() island (µs)",
+                    values: ["p50": localCost.percentile(0.5) / 1000, "p99": localCost.percentile(0.99) / 1000]),
+                .init(name: "REST hits, Redis up", values: ["per second": up]),
+                .init(name: "REST hits, Redis down", values: down.map { ["per second": $0] } ?? [:]),
+            ],
+            notes: notes
+        )
+    }
+
+    private static func hub(tenant: FixtureTenant, url: String, channel: String) throws -> CacheHub {
+        var redis = try RedisReplicationConfiguration(url: url)
+        redis.channel = channel
+        return try CacheHub(
+            configuration: .init(
+                restBaseURL: tenant.baseURL,
+                graphQLEndpoint: tenant.graphqlURL,
+                replication: ReplicationConfiguration(
+                    transport: RedisReplicationTransport(configuration: redis),
+                    secret: try ReplicationSecret(Array("bench-fleet-secret-0123456789".utf8)))
+            ),
+            settings: SettingsStore()
+        )
+    }
+
+    private func hitRate(_ session: CacheSession, count: Int) async throws -> Double {
+        guard case .success = await session.rest.perform(with: FlagsRequest()) else {
+            throw BenchError("warm-up fetch failed")
+        }
+        let start = monotonicNanoseconds()
+        for _ in 0..<count {
+            guard case .success = await session.rest.perform(with: FlagsRequest()) else {
+                throw BenchError("a hit failed")
+            }
+        }
+        return Double(count) / (Double(monotonicNanoseconds() - start) / 1e9)
+    }
+}

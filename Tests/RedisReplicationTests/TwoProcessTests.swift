@@ -1,0 +1,83 @@
+import FixtureSupport
+import Foundation
+import Testing
+import UnifiedCache
+
+@Suite("Replicas in two processes")
+struct TwoProcessTests {
+    /// `ucache-replica` as a child process, spoken to line by line.
+    final class ReplicaProcess {
+        private let process = Process()
+        private let input = Pipe()
+        private let output = Pipe()
+        private var buffer = Data()
+
+        init(upstream: String, redisURL: String, channel: String) throws {
+            let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("ucache-replica")
+            guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+                throw FixtureError("build ucache-replica first (swift build --build-tests builds it)")
+            }
+            process.executableURL = binary
+            var environment = ProcessInfo.processInfo.environment
+            environment["UCACHE_UPSTREAM_URL"] = upstream
+            environment["UCACHE_REDIS_URL"] = redisURL
+            environment["UCACHE_REDIS_CHANNEL"] = channel
+            environment["UCACHE_REPLICATION_SECRET"] = ReplicaHarness.secret
+            process.environment = environment
+            process.standardInput = input
+            process.standardOutput = output
+            try process.run()
+        }
+
+        /// Sends one command and returns its answer line.
+        func ask(_ command: String) throws -> String {
+            input.fileHandleForWriting.write(Data("\(command)\n".utf8))
+            while true {
+                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                    buffer.removeSubrange(...newline)
+                    return line
+                }
+                let chunk = output.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { throw FixtureError("ucache-replica exited") }
+                buffer.append(chunk)
+            }
+        }
+
+        func quit() {
+            _ = try? ask("quit")
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+        }
+    }
+
+    @Test("a logout in this process empties the other process's copy, and a clear there reaches this one")
+    func twoProcesses() async throws {
+        let tenant = try await FixtureServer.tenant("twoprocess")
+        let url = try await RedisTestServer.sharedURL()
+        let channel = uniqueChannel("twoprocess")
+        let peer = try ReplicaProcess(upstream: tenant.baseURL, redisURL: url, channel: channel)
+        defer { peer.quit() }
+        let hub = try ReplicaHarness.hub(tenant: tenant, redisURL: url, channel: channel, settings: SettingsStore())
+        try await ReplicaHarness.waitUntilReady(hub)
+        #expect(try peer.ask("ready") == "ready")
+
+        let fetch = "fetch session-alice token-alice /api/accounts/101/balance balances.101"
+        #expect(try peer.ask(fetch) == "network")
+        #expect(try peer.ask(fetch) == "cache")
+        _ = hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        await hub.endSession(id: "session-alice")
+        try await waitUntil { try peer.ask("applied") == "1" }
+        #expect(try peer.ask(fetch) == "network")
+
+        let balance = CachedGET(path: "/api/accounts/101/balance", key: "balances.101")
+        let again = hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        _ = try await again.rest.perform(with: balance).get()
+        #expect(try await again.source(of: balance) == .cache)
+        #expect(try peer.ask("clearAll session-alice") == "ok")
+        try await waitUntil { (hub.replicationStatistics?.applied ?? 0) == 1 }
+        #expect(try await again.source(of: balance) == .network)
+        await hub.shutdown()
+    }
+}
