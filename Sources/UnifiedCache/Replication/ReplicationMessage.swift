@@ -53,6 +53,8 @@ extension ClearReason {
         switch name {
         case "logout": self = .logout
         case "sessionExpired": self = .sessionExpired
+        case "principalChanged": self = .principalChanged
+        case "sessionEvicted": self = .sessionEvicted
         case "accountSwitch": self = .accountSwitch
         case "userRefresh": self = .userRefresh
         case "mutation": self = .mutation
