@@ -49,8 +49,10 @@ struct ReplicasSuite: BenchSuite {
             }
         }
 
-        let onA = a.session(id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
-        let onB = b.session(id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        let onA = a.session(
+            id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        let onB = b.session(
+            id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
         var latency = Samples()
         for run in 0..<clears {
             b.restStore.insert(run, byteCost: 64, key: "balances.bench", scope: onB.scope)
@@ -61,7 +63,8 @@ struct ReplicasSuite: BenchSuite {
             latency.append(monotonicNanoseconds() - begin)
         }
 
-        let local = island.session(id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        let local = island.session(
+            id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
         var replicatedCost = Samples()
         var localCost = Samples()
         for run in 0..<clears {

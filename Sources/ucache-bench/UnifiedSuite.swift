@@ -28,7 +28,8 @@ struct UnifiedSuite: BenchSuite {
         let result = BenchResponse.generate(accounts: 100, transactions: 20)
         let small = BenchResponse.generate(accounts: 1, transactions: 2)
         for index in 0..<others {
-            let session = hub.session(id: "other-\(index)", principal: VerifiedPrincipal("user-\(index)"), credentials: .none)
+            let session = hub.session(
+                id: "other-\(index)", principal: VerifiedPrincipal("user-\(index)"), credentials: .none)
             fillREST(hub, scope: session.scope, count: 10)
             try GraphQLSuite.write(small, operation: document, into: hub.graphQLStore, scope: session.scope)
         }

@@ -16,7 +16,8 @@ struct Walkthrough {
             clock: clock
         )
         let alice = hub.session(
-            id: "alice-session", principal: VerifiedPrincipal("alice"), credentials: .bearer(FixtureTenant.User.alice.token))
+            id: "alice-session", principal: VerifiedPrincipal("alice"),
+            credentials: .bearer(FixtureTenant.User.alice.token))
         let bob = hub.session(
             id: "bob-session", principal: VerifiedPrincipal("bob"), credentials: .bearer(FixtureTenant.User.bob.token))
         let table = StepTable(tenant: tenant)

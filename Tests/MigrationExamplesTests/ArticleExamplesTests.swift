@@ -34,7 +34,9 @@ private struct ArticleHub {
     }
 
     func session(_ user: FixtureTenant.User) -> CacheSession {
-        hub.session(id: "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue), credentials: .bearer(user.token))
+        hub.session(
+            id: "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue),
+            credentials: .bearer(user.token))
     }
 }
 

@@ -16,7 +16,9 @@ struct MigrationFixture {
     }
 
     /// Alice's session: accounts 101 and 102.
-    func alice() -> CacheSession { bff.session("session-alice", userID: "alice", token: FixtureTenant.User.alice.token) }
+    func alice() -> CacheSession {
+        bff.session("session-alice", userID: "alice", token: FixtureTenant.User.alice.token)
+    }
     /// Bob's session: accounts 201 and 202.
     func bob() -> CacheSession { bff.session("session-bob", userID: "bob", token: FixtureTenant.User.bob.token) }
 

@@ -11,8 +11,10 @@ struct Step2FacadeTests {
         let fixture = try await MigrationFixture("migstep2route")
         let bff = fixture.bff
 
-        let first = try await bff.balance(sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
-        let second = try await bff.balance(sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
+        let first = try await bff.balance(
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
+        let second = try await bff.balance(
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
         let bobs = try await bff.balance(sessionID: "session-bob", userID: "bob", token: "token-bob", accountId: "201")
 
         #expect(first == Balance(accountId: "101", balance: 2500, availableBalance: 2450))
@@ -26,7 +28,8 @@ struct Step2FacadeTests {
     func foreignAccountThrowsTypedError() async throws {
         let fixture = try await MigrationFixture("migstep2foreign")
         do {
-            _ = try await fixture.bff.balance(sessionID: "session-bob", userID: "bob", token: "token-bob", accountId: "101")
+            _ = try await fixture.bff.balance(
+                sessionID: "session-bob", userID: "bob", token: "token-bob", accountId: "101")
             Issue.record("expected a 404")
         } catch let error as API<BankError> {
             #expect(error.status == 404)
@@ -45,7 +48,8 @@ struct Step2FacadeTests {
         let reports = try await bff.pay(
             sessionID: "session-alice", userID: "alice", token: "token-alice",
             payment: .init(fromAccountId: "101", payeeId: "payee-alice-1", amount: 40))
-        let after = try await bff.balance(sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
+        let after = try await bff.balance(
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
 
         #expect(reports.allSatisfy { $0.succeeded })
         #expect(
@@ -60,7 +64,8 @@ struct Step2FacadeTests {
     func refusedPaymentKeepsCache() async throws {
         let fixture = try await MigrationFixture("migstep2refused")
         let bff = fixture.bff
-        let before = try await bff.balance(sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
+        let before = try await bff.balance(
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "101")
 
         do {
             _ = try await bff.pay(

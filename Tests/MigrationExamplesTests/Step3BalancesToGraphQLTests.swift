@@ -12,7 +12,8 @@ struct Step3BalancesToGraphQLTests {
         let fixture = try await MigrationFixture("migstep3same")
         let bff = fixture.bff
 
-        let rest = try await bff.balance(sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "102")
+        let rest = try await bff.balance(
+            sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "102")
         let graphQL = try await bff.balanceFromGraphQL(
             sessionID: "session-alice", userID: "alice", token: "token-alice", accountId: "102")
         let cached = try await bff.balanceFromGraphQL(

@@ -203,7 +203,8 @@ struct ReplicaClearTests {
         try await ReplicaHarness.waitUntilReady(intruder)
         let aliceOnB = try fleet.session(fleet.b, .alice)
         _ = try await aliceOnB.rest.perform(with: balance).get()
-        let aliceOnIntruder = intruder.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        let aliceOnIntruder = intruder.session(
+            id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await aliceOnIntruder.rest.perform(with: balance).get()
 
         try await fleet.session(fleet.a, .alice).cacheManager.clearAllCaches()

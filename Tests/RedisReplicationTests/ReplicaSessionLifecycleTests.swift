@@ -10,7 +10,10 @@ struct ReplicaSessionLifecycleTests {
     private let summary = CachedGET(path: "/api/accounts", key: "accountSummary.list")
 
     private static func limits(idle: Double = 1_800, maxSessions: Int = 100) -> @Sendable () throws -> SettingsStore {
-        { try SettingsStore(settings: CacheSettings(sessions: .init(idleTimeoutSeconds: idle, maxSessions: maxSessions))) }
+        {
+            try SettingsStore(
+                settings: CacheSettings(sessions: .init(idleTimeoutSeconds: idle, maxSessions: maxSessions)))
+        }
     }
 
     @Test("a session id presented on A with another principal ends the first principal's session on B too")

@@ -73,7 +73,8 @@ struct ReplicationOutageTests {
             tenant: tenant, redisURL: server.url, channel: uniqueChannel("events"), settings: SettingsStore(),
             observer: { event in events.withLock { $0.append(event) } })
         try await ReplicaHarness.waitUntilReady(hub)
-        let alice = hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        let alice = hub.session(
+            id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await alice.rest.perform(with: balance).get()
 
         server.kill()
@@ -96,7 +97,8 @@ struct ReplicationOutageTests {
         let hub = try ReplicaHarness.hub(
             tenant: tenant, redisURL: nobody, channel: uniqueChannel("refused"), settings: SettingsStore())
         try await waitUntil { (hub.replicationStatistics?.disconnections ?? 0) == 0 && isDown(hub) }
-        let alice = hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        let alice = hub.session(
+            id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await alice.rest.perform(with: balance).get()
         #expect(try await alice.source(of: balance) == .cache)
         #expect(await alice.cacheManager.clearBalancesCache().succeeded)

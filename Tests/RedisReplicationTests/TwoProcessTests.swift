@@ -72,7 +72,8 @@ struct TwoProcessTests {
         #expect(try peer.ask(fetch) == "network")
 
         let balance = CachedGET(path: "/api/accounts/101/balance", key: "balances.101")
-        let again = hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        let again = hub.session(
+            id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await again.rest.perform(with: balance).get()
         #expect(try await again.source(of: balance) == .cache)
         #expect(try peer.ask("clearAll session-alice") == "ok")

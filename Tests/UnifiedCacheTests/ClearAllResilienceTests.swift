@@ -42,7 +42,8 @@ struct ClearAllResilienceTests {
             ),
             settings: SettingsStore()
         )
-        let alice = hub.session(id: "s-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        let alice = hub.session(
+            id: "s-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await alice.rest.perform(with: CachedGET(path: "/api/accounts", key: "accountSummary.list")).get()
         #expect(await alice.graphQL.fetch(operation: summary).isSuccess)
 

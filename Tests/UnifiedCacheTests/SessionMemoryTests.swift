@@ -147,8 +147,10 @@ struct SessionOperationsTests {
 
     @Test("metrics show live sessions, sessions started and sessions ended by reason, with no identities")
     func metricsText() async throws {
-        let harness = try await FacadeHarness("sessionmetrics", settings: try SettingsStore(
-            settings: CacheSettings(sessions: .init(idleTimeoutSeconds: 60))))
+        let harness = try await FacadeHarness(
+            "sessionmetrics",
+            settings: try SettingsStore(
+                settings: CacheSettings(sessions: .init(idleTimeoutSeconds: 60))))
         let hub = harness.hub
         _ = harness.session(.alice)
         harness.clock.advance(seconds: 61)

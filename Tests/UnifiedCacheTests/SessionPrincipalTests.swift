@@ -11,11 +11,14 @@ struct SessionPrincipalTests {
     private let summary = UntypedGraphQLOperation(
         document: "query AccountSummary { accounts { id name } }", operationName: "AccountSummary")
 
-    @Test("the same session id presented with another principal never gets the first principal's REST, GraphQL or cookies")
+    @Test(
+        "the same session id presented with another principal never gets the first principal's REST, GraphQL or cookies"
+    )
     func anotherPrincipalOnTheSameIDStartsAFreshSession() async throws {
         let harness = try await FacadeHarness("principalswap")
         let hub = harness.hub
-        let alice = hub.session(id: "cookie-1", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        let alice = hub.session(
+            id: "cookie-1", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await alice.rest.perform(with: accounts).get()
         #expect(await alice.graphQL.fetch(operation: summary).isSuccess)
         _ = try await hub.client.execute(

@@ -85,8 +85,7 @@ extension CacheHub {
 
     /// Ends the principal-only session of this principal (see ``session(principal:credentials:)``).
     @discardableResult
-    public func endSession(principal: VerifiedPrincipal, reason: ClearReason = .logout) async -> UnifiedClearReport?
-    {
+    public func endSession(principal: VerifiedPrincipal, reason: ClearReason = .logout) async -> UnifiedClearReport? {
         await end(.principal(principal.subject), reason: reason, operation: "endSession(principal:)")
     }
 

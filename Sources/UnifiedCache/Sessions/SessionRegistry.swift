@@ -62,7 +62,7 @@ final class SessionRegistry: Sendable {
     }
 
     var limits: Limits {
-        get { state.withLock { $0.limits } }
+        state.withLock { $0.limits }
     }
 
     /// The live session for `key`, if it is bound to `principal` and not expired; otherwise the session `make`
@@ -168,8 +168,9 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    private static func endExpired(in state: inout State, at now: CacheInstant, limit: Int, into endings: inout [Ending])
-    {
+    private static func endExpired(
+        in state: inout State, at now: CacheInstant, limit: Int, into endings: inout [Ending]
+    ) {
         var ended = 0
         while ended < limit, let oldest = state.order.leastRecent, state.isExpired(state.order[oldest], at: now) {
             endings.append(state.remove(oldest, reason: .sessionExpired))
