@@ -10,7 +10,7 @@ public struct SessionLifecycleStatistics: Hashable, Sendable {
     public var created = 0
     /// Token refreshes applied to a live session (same id and principal, new credentials).
     public var credentialRefreshes = 0
-    /// Sessions ended, by reason: `logout` (``CacheHub/endSession(id:principal:reason:)``), `sessionExpired`
+    /// Sessions ended, by reason: `logout` (``CacheHub/endSession(id:reason:)``), `sessionExpired`
     /// (idle), `sessionEvicted` (the live-session bound), `principalChanged` (the same id with another principal),
     /// `memoryPressure` (the process memory budget).
     public var ended: [String: Int] = [:]
