@@ -19,6 +19,7 @@ asan)
     export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:${ASAN_OPTIONS:-}"
     export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
     pattern='ERROR: (AddressSanitizer|LeakSanitizer)'
+    export UCACHE_TEST_TIME_SCALE="${UCACHE_TEST_TIME_SCALE:-4}"  # the tests run about 6 times slower
     ;;
 tsan)
     sanitizer=thread
@@ -26,6 +27,7 @@ tsan)
     filter="${SANITIZE_FILTER:-.}"  # every test target (about 10 s of tests on 2 cores)
     export TSAN_OPTIONS="suppressions=$suppressions/tsan.supp:print_suppressions=0:${TSAN_OPTIONS:-}"
     pattern='WARNING: ThreadSanitizer'
+    export UCACHE_TEST_TIME_SCALE="${UCACHE_TEST_TIME_SCALE:-2}"
     ;;
 *)
     echo "usage: scripts/sanitize.sh asan|tsan" >&2

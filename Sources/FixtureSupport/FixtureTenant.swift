@@ -54,7 +54,8 @@ public struct FixtureTenant: Sendable {
         operation: String? = nil,
         answerFirst: Bool = false
     ) async throws {
-        var object: [String: Any] = ["ms": milliseconds, "answerFirst": answerFirst]
+        // Latency keeps a call in flight while a test acts; under a sanitizer the test acts more slowly.
+        var object: [String: Any] = ["ms": TestTiming.milliseconds(milliseconds), "answerFirst": answerFirst]
         if let route { object["route"] = route }
         if let operation { object["operation"] = operation }
         _ = try await control(.post, "/__control/latency", json: object)

@@ -101,7 +101,7 @@ struct ClientDeduplicationTests {
     @Test("an account clear during a mutation keeps the mutation's result out too")
     func accountClearDuringMutation() async throws {
         let harness = try await ClientHarness("gqlinflightmutation")
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "MakePayment")
+        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "MakePayment")
         let client = try harness.client()
         _ = try await client.fetch(query: AccountBalanceQuery(id: "102")).value()
         let payment = Task { await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 5)) }

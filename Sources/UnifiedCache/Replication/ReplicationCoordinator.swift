@@ -23,8 +23,9 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     private struct State {
         var statistics = ReplicationStatistics()
-        /// Session hash → the live session, for the sessions this replica holds.
-        var sessions: [String: CacheSession] = [:]
+        /// Session hash → the live session, for the sessions this replica holds. Weak: a session holds the
+        /// coordinator (through its parts), and the hub's registry is what keeps sessions alive.
+        var sessions: [String: WeakSession] = [:]
         var hub = WeakHub()
         var worker: Task<Void, Never>?
     }
@@ -76,7 +77,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
     /// Registers a live session, so clears of other replicas naming it reach it.
     func register(_ session: CacheSession) {
         guard let hash = sessionHash(of: session.scope) else { return }
-        state.withLock { $0.sessions[hash] = session }
+        state.withLock { $0.sessions[hash] = WeakSession(session: session) }
     }
 
     /// The handle a session's parts publish through.
@@ -88,12 +89,14 @@ final class ReplicationCoordinator: ReplicationReceiver {
     func unregister(_ session: CacheSession) {
         guard let hash = sessionHash(of: session.scope) else { return }
         state.withLock { state in
-            if state.sessions[hash] === session { state.sessions[hash] = nil }
+            if state.sessions[hash]?.session === session || state.sessions[hash]?.session == nil {
+                state.sessions[hash] = nil
+            }
         }
     }
 
-    func session(forHash hash: String) -> CacheSession? { state.withLock { $0.sessions[hash] } }
-    var liveSessions: [CacheSession] { state.withLock { Array($0.sessions.values) } }
+    func session(forHash hash: String) -> CacheSession? { state.withLock { $0.sessions[hash]?.session } }
+    var liveSessions: [CacheSession] { state.withLock { $0.sessions.values.compactMap(\.session) } }
     var hub: CacheHub? { state.withLock { $0.hub.hub } }
 
     // MARK: Publishing
@@ -191,4 +194,9 @@ struct SessionReplicationLink: Sendable {
     func publish(_ clear: ReplicatedClear) {
         coordinator.publish(clear, session: sessionHash)
     }
+}
+
+/// A registered session, held weakly (see the coordinator's session map).
+struct WeakSession: Sendable {
+    weak var session: CacheSession?
 }
