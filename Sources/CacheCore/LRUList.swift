@@ -6,43 +6,59 @@
 public struct LRUList<Element: Sendable>: Sendable {
     /// Identifies an element's slot; valid until that element is removed.
     public struct Handle: Hashable, Sendable {
-        fileprivate let index: Int32
+        @usableFromInline let index: Int32
+
+        @inlinable init(index: Int32) {
+            self.index = index
+        }
     }
 
-    private struct Node: Sendable {
-        var element: Element?
-        var previous: Int32
-        var next: Int32
+    @usableFromInline
+    struct Node: Sendable {
+        @usableFromInline var element: Element?
+        @usableFromInline var previous: Int32
+        @usableFromInline var next: Int32
+
+        @inlinable init(element: Element?, previous: Int32, next: Int32) {
+            self.element = element
+            self.previous = previous
+            self.next = next
+        }
     }
 
-    private static var none: Int32 { -1 }
+    @inlinable static var none: Int32 { -1 }
 
-    private var nodes: [Node] = []
+    @usableFromInline var nodes: [Node] = []
     /// Head of the chain of free slots, linked through `next`.
-    private var freeHead: Int32 = none
-    private var mostRecentIndex: Int32 = none
-    private var leastRecentIndex: Int32 = none
+    @usableFromInline var freeHead: Int32 = none
+    @usableFromInline var mostRecentIndex: Int32 = none
+    @usableFromInline var leastRecentIndex: Int32 = none
 
     /// Elements held.
-    public private(set) var count = 0
+    @inlinable public var count: Int { storedCount }
+    @usableFromInline var storedCount = 0
 
-    public init() {}
+    @inlinable public init() {}
 
+    @inlinable
     public var isEmpty: Bool {
         count == 0
     }
 
     /// The element used longest ago: the next to evict.
+    @inlinable
     public var leastRecent: Handle? {
         leastRecentIndex == Self.none ? nil : Handle(index: leastRecentIndex)
     }
 
     /// The element used last.
+    @inlinable
     public var mostRecent: Handle? {
         mostRecentIndex == Self.none ? nil : Handle(index: mostRecentIndex)
     }
 
     /// Adds `element` as the most recently used.
+    @inlinable
     public mutating func insertAsMostRecent(_ element: Element) -> Handle {
         let index: Int32
         if freeHead != Self.none {
@@ -60,11 +76,12 @@ public struct LRUList<Element: Sendable>: Sendable {
             leastRecentIndex = index
         }
         mostRecentIndex = index
-        count += 1
+        storedCount += 1
         return Handle(index: index)
     }
 
     /// Marks the element as just used.
+    @inlinable
     public mutating func moveToMostRecent(_ handle: Handle) {
         let index = handle.index
         guard index != mostRecentIndex else {
@@ -81,7 +98,7 @@ public struct LRUList<Element: Sendable>: Sendable {
     }
 
     /// Removes the element and frees its slot for reuse.
-    @discardableResult
+    @inlinable @discardableResult
     public mutating func remove(_ handle: Handle) -> Element {
         let index = handle.index
         unlink(index)
@@ -89,11 +106,12 @@ public struct LRUList<Element: Sendable>: Sendable {
         nodes[Int(index)].previous = Self.none
         nodes[Int(index)].next = freeHead
         freeHead = index
-        count -= 1
+        storedCount -= 1
         return element
     }
 
     /// The element behind `handle`.
+    @inlinable
     public subscript(handle: Handle) -> Element {
         get {
             nodes[Int(handle.index)].element!
@@ -104,17 +122,20 @@ public struct LRUList<Element: Sendable>: Sendable {
     }
 
     /// Changes the element in place (no copy of the element while it is modified).
+    @inlinable
     public mutating func update<Result>(_ handle: Handle, _ body: (inout Element) -> Result) -> Result {
         body(&nodes[Int(handle.index)].element!)
     }
 
     /// The element used just before `handle`'s (towards the least recent end).
+    @inlinable
     public func lessRecent(than handle: Handle) -> Handle? {
         let next = nodes[Int(handle.index)].next
         return next == Self.none ? nil : Handle(index: next)
     }
 
     /// Handles from most to least recently used.
+    @inlinable
     public var handlesFromMostRecent: [Handle] {
         var handles: [Handle] = []
         handles.reserveCapacity(count)
@@ -127,7 +148,8 @@ public struct LRUList<Element: Sendable>: Sendable {
     }
 
     /// Detaches `index` from its neighbours, fixing the ends of the list.
-    private mutating func unlink(_ index: Int32) {
+    @inlinable
+    mutating func unlink(_ index: Int32) {
         let previous = nodes[Int(index)].previous
         let next = nodes[Int(index)].next
         if previous != Self.none {

@@ -14,13 +14,16 @@ struct SessionsSuite: BenchSuite {
         1. Empty session: RSS before and after creating --idle (default 200,000) sessions that are never used;
            bytes per session, and what the budget is charged for each.
         2. session(id:principal:credentials:) of a live session among those, with a bearer token, --lookups
-           times (default 1,000,000), each timed: p50/p99 ns.
+           times (default 1,000,000), each timed: p50/p99 ns; once picking among all of them (every lookup misses
+           the CPU caches) and once among 1,000 (a hot working set).
         3. Churn: --sessions (default 1,000,000) sessions, each making one cached REST read and never ended,
            idle timeout 60 s, the clock moved 1 s per 1,000 sessions and maintenance run every 10,000: sessions
            created per second, live sessions at the end, RSS at start, peak and end.
-        4. Budget reclaim: 100,000 sessions with one entry each, then --pressure (default 500,000) requests to
-           random sessions (session(...) + a store lookup, insert on a miss), once with room to spare and once
-           with the budget at a quarter of what they need: requests per second, and the ratio (0 skips it).
+        4. Budget reclaim: 100,000 sessions with one entry each, then --pressure (default 500,000) requests
+           (session(...) + a store lookup, insert on a miss) to random sessions among the 20,000 most recent:
+           with room to spare, and with the budget at a quarter of what all of them need (full: every new
+           session ends the least recent ones); then to random sessions among all 100,000 with the budget full
+           (75% misses). Requests per second and the ratio (0 skips it).
         """
 
     private struct Small: Decodable, Sendable { var ok: Bool }
@@ -37,20 +40,26 @@ struct SessionsSuite: BenchSuite {
         let idle = options.int("idle", default: 200_000)
         let (emptyRow, hub, ids) = try emptySessions(count: idle)
         rows.append(emptyRow)
-        rows.append(liveLookups(hub: hub, ids: ids, count: options.int("lookups", default: 1_000_000)))
+        let lookups = options.int("lookups", default: 1_000_000)
+        rows.append(liveLookups(hub: hub, ids: ids, among: ids.count, count: lookups))
+        rows.append(liveLookups(hub: hub, ids: ids, among: min(1_000, ids.count), count: lookups))
         await hub.shutdown()
         let churn = try await churn(count: options.int("sessions", default: 1_000_000))
         rows.append(churn)
         let pressure = options.int("pressure", default: 500_000)
         if pressure > 0 {
-            let roomy = try budgetRun(sessions: 100_000, requests: pressure, budget: 8 << 30)
-            let tight = try budgetRun(sessions: 100_000, requests: pressure, budget: roomy.neededBytes / 4)
-            rows.append(roomy.row(name: "requests, room to spare (/s)"))
-            rows.append(tight.row(name: "requests, budget full (/s)"))
+            let roomy = try budgetRun(sessions: 100_000, requests: pressure, budget: 8 << 30, hot: 20_000)
+            let full = try budgetRun(sessions: 100_000, requests: pressure, budget: roomy.neededBytes / 4, hot: 20_000)
+            let churning = try budgetRun(
+                sessions: 100_000, requests: pressure, budget: roomy.neededBytes / 4, hot: 100_000)
+            rows.append(roomy.row(name: "hits, room to spare (/s)"))
+            rows.append(full.row(name: "hits, budget full (/s)"))
+            rows.append(churning.row(name: "75% misses, budget full (/s)"))
             notes.append(
-                "budget full ÷ room to spare: "
-                    + String(format: "%.2f", tight.requestsPerSecond / roomy.requestsPerSecond)
-                    + " (target ≥ 0.5); ended for memory: \(tight.endedForMemory)")
+                "hits with the budget full ÷ with room to spare: "
+                    + String(format: "%.2f", full.requestsPerSecond / roomy.requestsPerSecond)
+                    + " (target ≥ 0.5); sessions ended for memory: \(full.endedForMemory) (hits), "
+                    + "\(churning.endedForMemory) (misses)")
         }
         notes.append("targets: session(…) p50 ≤ 200 ns; an idle empty session ≤ 1 KB; RSS bounded under churn")
         return BenchReport(
@@ -97,11 +106,13 @@ struct SessionsSuite: BenchSuite {
         return (row, hub, ids)
     }
 
-    private func liveLookups(hub: CacheHub, ids: [String], count: Int) -> BenchReport.Row {
+    /// Lookups of random live sessions among the first `among` ids (all of them: memory-bound, every lookup
+    /// misses the CPU caches; a thousand: the working set of a busy moment stays in cache).
+    private func liveLookups(hub: CacheHub, ids: [String], among: Int, count: Int) -> BenchReport.Row {
         let credentials = (0..<ids.count).map { _ in UpstreamCredentials.bearer("eyJhbGciOiJIUzI1NiJ9.bench") }
         let principals = (0..<ids.count).map { VerifiedPrincipal("user-\($0)") }
         var generator = SystemRandomNumberGenerator()
-        let picks = (0..<min(count, 1 << 20)).map { _ in Int.random(in: 0..<ids.count, using: &generator) }
+        let picks = (0..<min(count, 1 << 20)).map { _ in Int.random(in: 0..<among, using: &generator) }
         var samples = Samples()
         samples.reserve(count)
         for index in 0..<count {
@@ -112,7 +123,7 @@ struct SessionsSuite: BenchSuite {
             withExtendedLifetime(session) {}
         }
         return BenchReport.Row(
-            name: "session(…) of a live session (ns)",
+            name: "session(…), 1 of \(among) live (ns)",
             values: ["p50": samples.percentile(0.5), "p99": samples.percentile(0.99), "live": Double(ids.count)])
     }
 
@@ -161,7 +172,9 @@ struct SessionsSuite: BenchSuite {
         }
     }
 
-    private func budgetRun(sessions: Int, requests: Int, budget: Int) throws -> BudgetRun {
+    /// `sessions` sessions with one entry each, then `requests` to random sessions among the `hot` most recent
+    /// (all of them fit in a quarter of the budget when `hot` is a fifth; none of the rest is asked for again).
+    private func budgetRun(sessions: Int, requests: Int, budget: Int, hot: Int) throws -> BudgetRun {
         let (hub, _) = try hub(budget: max(budget, 1 << 20))
         let value = Small(ok: true)
         func serve(_ index: Int) {
@@ -173,7 +186,7 @@ struct SessionsSuite: BenchSuite {
         for index in 0..<sessions { serve(index) }
         let needed = hub.budget.usedBytes
         var generator = SystemRandomNumberGenerator()
-        let picks = (0..<requests).map { _ in Int.random(in: 0..<sessions, using: &generator) }
+        let picks = (0..<requests).map { _ in Int.random(in: (sessions - hot)..<sessions, using: &generator) }
         let began = monotonicNanoseconds()
         for pick in picks { serve(pick) }
         let seconds = Double(monotonicNanoseconds() - began) / 1e9

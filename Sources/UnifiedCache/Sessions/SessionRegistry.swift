@@ -78,16 +78,19 @@ final class SessionRegistry: Sendable {
         state.withLock { state in
             var endings: [Ending] = []
             if let handle = state.index[key] {
-                let slot = state.order[handle]
-                if state.isExpired(slot, at: now) {
+                let idleTimeout = state.limits.idleTimeout
+                let (session, expired) = state.order.update(handle) { slot in
+                    (slot.session, slot.lastUsed.advanced(by: idleTimeout) <= now)
+                }
+                if expired {
                     endings.append(state.remove(handle, reason: .sessionExpired))
-                } else if slot.session.principal != principal {
+                } else if session.principal != principal {
                     endings.append(state.remove(handle, reason: .principalChanged))
                 } else {
                     state.order.moveToMostRecent(handle)
                     state.order.update(handle) { $0.lastUsed = now }
                     Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
-                    return Acquired(session: slot.session, created: false, endings: endings)
+                    return Acquired(session: session, created: false, endings: endings)
                 }
             }
             let session = make()
