@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -5,8 +7,23 @@
 #endif
 
 /// A loopback port nothing listens on: bound to port 0, read back, then closed.
+///
+/// The kernel may hand a port it just freed out again, so two servers started at once by parallel tests could be
+/// given the same one, and one test would then talk to the other's server. A port is therefore handed out at most
+/// once per process.
 public enum UnusedPort {
+    private static let handedOut = Mutex<Set<Int>>([])
+
     public static func find() throws -> Int {
+        for _ in 0..<64 {
+            let port = try bindAndRelease()
+            let fresh = handedOut.withLock { $0.insert(port).inserted }
+            if fresh { return port }
+        }
+        throw FixtureError("no unused loopback port after 64 tries")
+    }
+
+    private static func bindAndRelease() throws -> Int {
         #if canImport(Glibc)
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
