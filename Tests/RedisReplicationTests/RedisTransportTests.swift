@@ -52,7 +52,7 @@ struct RedisTransportTests {
         let authenticated = RedisReplicationTransport(
             configuration: try redisConfiguration(url: server.url, channel: uniqueChannel("auth")))
         authenticated.start(receiver: good)
-        try await waitUntil { good.isSubscribed }
+        try await waitUntil { good.hasSubscribed }
         await authenticated.shutdown()
 
         let bad = RecordingReceiver()
@@ -79,7 +79,7 @@ struct RedisTransportTests {
             configuration: try redisConfiguration(
                 url: "redis://fleet:fleet-password@127.0.0.1:\(server.port)", channel: uniqueChannel("acl")))
         asUser.start(receiver: good)
-        try await waitUntil { good.isSubscribed }
+        try await waitUntil { good.hasSubscribed }
         await asUser.shutdown()
 
         let bad = RecordingReceiver()

@@ -16,6 +16,8 @@ final class RecordingReceiver: ReplicationReceiver {
     var states: [ReplicationLinkState] { recorded.withLock { $0.states } }
     var drops: Int { recorded.withLock { $0.drops } }
     var isSubscribed: Bool { states.last == .subscribed }
+    /// Subscribed at least once (authentication passed), even if a starved machine lost the link since.
+    var hasSubscribed: Bool { states.contains(.subscribed) }
 }
 
 /// A channel no other test uses, so tests share one Redis without seeing each other's messages.
