@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check docs asan tsan
+.PHONY: demo test lint format bench deps build docker-check docs asan tsan example example-smoke bench-bff
 
 deps:
 	@scripts/ensure-deps.sh
@@ -18,6 +18,19 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --skip-build
 
+# `make example`: the Hummingbird BFF of Examples/HummingbirdBFF (its own package: Hummingbird is its dependency,
+# not the library's) against the bank fixture, until Ctrl-C. `make example-smoke`: its smoke test over real HTTP.
+# `make bench-bff`: wrk against it, cached vs BFF_CACHE=off.
+example: deps
+	scripts/run-example.sh
+
+example-smoke: deps
+	scripts/example-smoke.sh
+
+bench-bff:
+	@scripts/ensure-deps.sh --bench
+	scripts/bench-bff.sh
+
 # `make asan` / `make tsan`: the tests under AddressSanitizer (+ leaks) or ThreadSanitizer, each in its own scratch
 # path (.build-asan, .build-tsan); any sanitizer report fails the target (scripts/sanitize.sh).
 asan: deps
@@ -26,11 +39,13 @@ asan: deps
 tsan: deps
 	scripts/sanitize.sh tsan
 
+EXAMPLE_SOURCES := Examples/HummingbirdBFF/Package.swift Examples/HummingbirdBFF/Sources
+
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests $(EXAMPLE_SOURCES)
 
 format:
-	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests
+	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests $(EXAMPLE_SOURCES)
 
 bench:
 	@scripts/ensure-deps.sh --bench

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, testing and the demo need, when it is missing:
 # libcurl and hiredis headers, pkg-config, redis-server (replication tests and bench), python3 with graphql-core;
-# with --bench also nginx; with --ci docker-compose.
+# with --bench also nginx and wrk (make bench-bff); with --ci docker-compose.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,8 +18,10 @@ pkg-config --exists libcurl 2>/dev/null || packages+=(libcurl4-openssl-dev)
 pkg-config --exists hiredis 2>/dev/null || packages+=(libhiredis-dev)
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || packages+=(redis-server)
 command -v pkg-config >/dev/null 2>&1 || packages+=(pkg-config)
+command -v curl >/dev/null 2>&1 || packages+=(curl)  # the example's smoke test talks HTTP with it
 command -v python3 >/dev/null 2>&1 || packages+=(python3 python3-pip)
 if [ "$want_bench" = 1 ] && ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then packages+=(nginx-light); fi
+if [ "$want_bench" = 1 ] && ! command -v wrk >/dev/null 2>&1; then packages+=(wrk); fi
 if [ "$want_ci" = 1 ] && ! command -v docker-compose >/dev/null 2>&1; then packages+=(docker-compose); fi
 
 if [ ${#packages[@]} -gt 0 ]; then

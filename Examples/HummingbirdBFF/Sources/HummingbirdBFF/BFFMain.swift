@@ -1,0 +1,51 @@
+import Foundation
+import Hummingbird
+import Logging
+import UnifiedCache
+
+/// The entry point: configuration from the environment, the hub, the routes, and a graceful stop (SIGTERM or
+/// SIGINT end the server; then the hub ends every session and closes its connections).
+@main
+struct BFFMain {
+    static func main() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try BFFConfiguration(environment: environment)
+        let hub = try CacheHub(
+            configuration: .init(
+                restBaseURL: configuration.upstream,
+                graphQLEndpoint: configuration.upstream + "/graphql"
+            ),
+            settings: SettingsStore(environment: environment)
+        )
+        let verificationClient = try CurlHTTPClient()
+        let bff = BankBFF(
+            hub: hub,
+            verifier: TokenVerifier(upstream: configuration.upstream, client: verificationClient),
+            cacheEnabled: configuration.cacheEnabled
+        )
+        var logger = Logger(label: "HummingbirdBFF")
+        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let app = Application(
+            router: makeRouter(bff),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                // One line on stdout once the socket listens (scripts read the port from it when PORT=0).
+                let port = channel.localAddress?.port ?? configuration.port
+                let cache = configuration.cacheEnabled ? "on" : "off"
+                let line = "HUMMINGBIRD_BFF_READY url=http://\(configuration.host):\(port) cache=\(cache)\n"
+                FileHandle.standardOutput.write(Data(line.utf8))
+            },
+            logger: logger
+        )
+        do {
+            try await app.runService()
+        } catch {
+            await verificationClient.shutdown()
+            await hub.shutdown()
+            throw error
+        }
+        await verificationClient.shutdown()
+        await hub.shutdown()
+        FileHandle.standardOutput.write(Data("HUMMINGBIRD_BFF_STOPPED sessions ended, connections closed\n".utf8))
+    }
+}
