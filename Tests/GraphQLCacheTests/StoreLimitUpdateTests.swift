@@ -4,19 +4,12 @@ import Testing
 
 @Suite("Normalized store: changing limits at run time")
 struct StoreLimitUpdateTests {
-    private func writeAccount(_ id: Int, into store: GraphQLNormalizedStore) throws {
-        try store.write(
-            try prepare(BankOperations.balance),
-            variables: ["id": .string("\(id)")],
-            json: #"{"account": {"__typename": "Account", "id": "\#(id)", "balance": \#(id)}}"#
-        )
-    }
 
     @Test("a lower byte limit applies to the scope's next write, not before")
     func byteLimitAppliesToNextWrite() throws {
         let store = try makeNormalizedStore()
         for id in 1...20 {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
         }
         let held = store.byteCount(in: alice)
 
@@ -25,7 +18,7 @@ struct StoreLimitUpdateTests {
         #expect(store.byteCount(in: alice) == held)
         #expect(store.currentLimits.maxBytesPerScope == held / 2)
         #expect(store.configuration.maxBytesPerScope == 64 * 1024 * 1024)
-        try writeAccount(21, into: store)
+        try store.writeAccount(21)
         #expect(store.byteCount(in: alice) <= held / 2)
         #expect(store.record("Account:21", in: alice) != nil)
         #expect(store.record("Account:1", in: alice) == nil)
@@ -36,13 +29,13 @@ struct StoreLimitUpdateTests {
     func recordLimitAppliesToNextWrite() throws {
         let store = try makeNormalizedStore()
         for id in 1...10 {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
         }
 
         try store.updateLimits(maxBytesPerScope: 1 << 20, maxRecordsPerScope: 4)
 
         #expect(store.recordCount(in: alice) == 11)
-        try writeAccount(11, into: store)
+        try store.writeAccount(11)
         #expect(store.recordCount(in: alice) <= 4)
         #expect(store.currentLimits == GraphQLNormalizedStore.Limits(maxRecordsPerScope: 4, maxBytesPerScope: 1 << 20))
     }
@@ -59,7 +52,7 @@ struct StoreLimitUpdateTests {
         }
         #expect(store.currentLimits == before)
         for id in 1...5 {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
         }
         #expect(store.recordCount(in: alice) <= 3)
     }

@@ -6,15 +6,6 @@ import Testing
 struct StoreMemoryTests {
     private let balance = BankOperations.balance
 
-    private func writeAccount(_ id: Int, into store: GraphQLNormalizedStore, scope: CacheScope = alice) throws {
-        try store.write(
-            try prepare(balance),
-            variables: ["id": .string("\(id)")],
-            json: #"{"account": {"__typename": "Account", "id": "\#(id)", "balance": \#(id)}}"#,
-            in: scope
-        )
-    }
-
     private func sumOfRecords(_ store: GraphQLNormalizedStore, _ scope: CacheScope = alice) -> Int {
         store.records(in: scope).reduce(0) { $0 + $1.byteCount }
     }
@@ -25,7 +16,7 @@ struct StoreMemoryTests {
             configuration.recordOverhead = 100
             configuration.fieldOverhead = 10
         }
-        try writeAccount(7, into: store)
+        try store.writeAccount(7)
         // "Account:7", "id" → "7" and "balance" → 7 are all inline (≤ 15 bytes): overheads only.
         #expect(store.record("Account:7", in: alice)?.byteCount == 100 + 10 + 10)
         let rootFieldKey = #"account({"id":"7"})"#  // 19 bytes: heap, charged 19 + 32
@@ -65,12 +56,12 @@ struct StoreMemoryTests {
     func recordLimitEvictsLeastRecent() throws {
         let recorder = StoreEventRecorder()
         let store = try makeNormalizedStore(observer: recorder) { $0.maxRecordsPerScope = 4 }
-        try writeAccount(1, into: store)
-        try writeAccount(2, into: store)
-        try writeAccount(3, into: store)
+        try store.writeAccount(1)
+        try store.writeAccount(2)
+        try store.writeAccount(3)
         _ = try store.hitData(try prepare(balance), variables: ["id": "1"])
 
-        try writeAccount(4, into: store)
+        try store.writeAccount(4)
 
         #expect(store.recordKeys() == ["Account:1", "Account:3", "Account:4", "QUERY_ROOT"])
         #expect(store.statistics(for: alice).evictions == 1)
@@ -85,7 +76,7 @@ struct StoreMemoryTests {
             $0.maxBytesPerScope = 700
         }
         for id in 1...5 {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
         }
         #expect(store.byteCount(in: alice) <= 700)
         #expect(store.record("Account:5", in: alice) != nil)
@@ -96,7 +87,7 @@ struct StoreMemoryTests {
     @Test("a response larger than a scope may hold is refused and changes nothing")
     func tooLarge() throws {
         let store = try makeNormalizedStore { $0.maxRecordsPerScope = 2 }
-        try writeAccount(1, into: store)
+        try store.writeAccount(1)
         let before = store.records(in: alice)
         let outcome = try store.write(
             try prepare(BankOperations.accounts),
@@ -112,20 +103,20 @@ struct StoreMemoryTests {
     @Test("over the process budget, the writing scope pays first, never with what it just wrote")
     func budgetWritingScopePaysFirst() throws {
         let probe = try makeNormalizedStore()
-        try writeAccount(1, into: probe)
+        try probe.writeAccount(1)
         let accountBytes = try #require(probe.record("Account:1", in: alice)?.byteCount)
 
         let budget = try MemoryBudget(limit: 10_000)
         let store = try makeNormalizedStore(budget: budget)
-        try writeAccount(100, into: store, scope: bob)
+        try store.writeAccount(100, in: bob)
         let bobBytes = store.byteCount(in: bob)
         var id = 1
         while budget.usedBytes + 2 * accountBytes + 64 < budget.limit {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
             id += 1
         }
-        try writeAccount(id, into: store)
-        try writeAccount(id + 1, into: store)
+        try store.writeAccount(id)
+        try store.writeAccount(id + 1)
 
         #expect(budget.usedBytes <= budget.limit)
         #expect(store.byteCount(in: bob) == bobBytes)
@@ -139,7 +130,7 @@ struct StoreMemoryTests {
         let budget = try MemoryBudget(limit: 20_000)
         let graphQL = try makeNormalizedStore(budget: budget)
         for id in 1...10 {
-            try writeAccount(id, into: graphQL)
+            try graphQL.writeAccount(id)
         }
         let held = graphQL.byteCount(in: alice)
         let rest = try CacheStore(configuration: CacheStore.Configuration(entryOverhead: 0), budget: budget)
@@ -157,8 +148,8 @@ struct StoreMemoryTests {
         let budget = try MemoryBudget(limit: 1 << 30)
         do {
             let store = try makeNormalizedStore(budget: budget)
-            try writeAccount(1, into: store)
-            try writeAccount(2, into: store, scope: bob)
+            try store.writeAccount(1)
+            try store.writeAccount(2, in: bob)
             #expect(budget.usedBytes > 0)
         }
         #expect(budget.usedBytes == 0)

@@ -6,15 +6,6 @@ import Testing
 struct StorePurgeTests {
     private let balance = BankOperations.balance
 
-    private func writeAccount(_ id: Int, into store: GraphQLNormalizedStore, scope: CacheScope = alice) throws {
-        try store.write(
-            try prepare(balance),
-            variables: ["id": .string("\(id)")],
-            json: #"{"account": {"__typename": "Account", "id": "\#(id)", "balance": \#(id)}}"#,
-            in: scope
-        )
-    }
-
     private func instant(_ seconds: Int64) -> CacheInstant {
         CacheInstant(nanoseconds: seconds * 1_000_000_000)
     }
@@ -25,11 +16,11 @@ struct StorePurgeTests {
         let budget = try MemoryBudget(limit: 1 << 30)
         let recorder = StoreEventRecorder()
         let store = try makeNormalizedStore(clock: clock, budget: budget, observer: recorder)
-        try writeAccount(1, into: store)
-        try writeAccount(2, into: store)
+        try store.writeAccount(1)
+        try store.writeAccount(2)
         let oneBytes = try #require(store.record("Account:1", in: alice)?.byteCount)
         clock.advance(seconds: 10)
-        try writeAccount(2, into: store)
+        try store.writeAccount(2)
 
         let report = store.purgeRecords(writtenBefore: clock.now().advanced(by: .seconds(-5)))
 
@@ -48,7 +39,7 @@ struct StorePurgeTests {
     func cutoffIsExclusive() throws {
         let clock = ManualCacheClock()
         let store = try makeNormalizedStore(clock: clock)
-        try writeAccount(1, into: store)
+        try store.writeAccount(1)
         let written = clock.now()
         clock.advance(seconds: 30)
 
@@ -61,10 +52,10 @@ struct StorePurgeTests {
     func dropsEmptiedScopes() throws {
         let clock = ManualCacheClock()
         let store = try makeNormalizedStore(clock: clock)
-        try writeAccount(1, into: store)
-        try writeAccount(2, into: store, scope: bob)
+        try store.writeAccount(1)
+        try store.writeAccount(2, in: bob)
         clock.advance(seconds: 100)
-        try writeAccount(3, into: store, scope: bob)
+        try store.writeAccount(3, in: bob)
 
         let report = store.purgeRecords(writtenBefore: clock.now())
 
@@ -79,10 +70,10 @@ struct StorePurgeTests {
     func visitsOnlyDueScopes() throws {
         let clock = ManualCacheClock()
         let store = try makeNormalizedStore(clock: clock) { $0.stripeCount = 64 }
-        try writeAccount(1, into: store, scope: .session("old"))
+        try store.writeAccount(1, in: .session("old"))
         clock.advance(seconds: 100)
         for index in 0..<5_000 {
-            try writeAccount(index, into: store, scope: .session("s\(index)"))
+            try store.writeAccount(index, in: .session("s\(index)"))
         }
 
         let report = store.purgeRecords(writtenBefore: instant(50))
@@ -116,7 +107,7 @@ struct StorePurgeTests {
     func inFlightWriteRefused() throws {
         let clock = ManualCacheClock()
         let store = try makeNormalizedStore(clock: clock)
-        try writeAccount(1, into: store)
+        try store.writeAccount(1)
         let generation = store.generation(of: alice)
         clock.advance(seconds: 10)
         #expect(store.purgeRecords(writtenBefore: clock.now()).droppedScopes == 1)
@@ -140,7 +131,7 @@ struct StorePurgeTests {
         let clock = ManualCacheClock()
         let store = try makeNormalizedStore(clock: clock)
         for round in 0..<2_000 {
-            try writeAccount(round % 3, into: store)
+            try store.writeAccount(round % 3)
             clock.advance(seconds: 0.001)
         }
         clock.advance(seconds: 10)

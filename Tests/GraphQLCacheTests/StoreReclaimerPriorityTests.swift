@@ -5,14 +5,6 @@ import Testing
 
 @Suite("Normalized store: primary reclaimers and fallback fairness")
 struct StoreReclaimerPriorityTests {
-    private func writeAccount(_ id: Int, into store: GraphQLNormalizedStore, scope: CacheScope = alice) throws {
-        try store.write(
-            try prepare(BankOperations.balance),
-            variables: ["id": .string("\(id)")],
-            json: #"{"account": {"__typename": "Account", "id": "\#(id)", "balance": \#(id)}}"#,
-            in: scope
-        )
-    }
 
     @Test("with a primary reclaimer the writing scope keeps its records and the primary ends other sessions")
     func noSelfEvictionWithPrimary() throws {
@@ -20,10 +12,10 @@ struct StoreReclaimerPriorityTests {
         let store = try makeNormalizedStore(budget: budget)
         let ender = GraphQLSessionEnder(store: store, oldestFirst: [bob])
         budget.register(ender, priority: .primary)
-        try writeAccount(100, into: store, scope: bob)
+        try store.writeAccount(100, in: bob)
         var id = 1
         while ender.ended.isEmpty, id < 1_000 {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
             id += 1
         }
 
@@ -38,10 +30,10 @@ struct StoreReclaimerPriorityTests {
     func selfEvictionWithoutPrimary() throws {
         let budget = try MemoryBudget(limit: 4_000)
         let store = try makeNormalizedStore(budget: budget)
-        try writeAccount(100, into: store, scope: bob)
+        try store.writeAccount(100, in: bob)
         let bobBytes = store.byteCount(in: bob)
         for id in 1...40 {
-            try writeAccount(id, into: store)
+            try store.writeAccount(id)
         }
 
         #expect(store.byteCount(in: bob) == bobBytes)
@@ -57,7 +49,7 @@ struct StoreReclaimerPriorityTests {
         let ender = GraphQLSessionEnder(store: graphQL, oldestFirst: [])  // frees nothing: the stores pay
         budget.register(ender, priority: .primary)
         for id in 1...20 {
-            try writeAccount(id, into: graphQL, scope: bob)
+            try graphQL.writeAccount(id, in: bob)
             rest.insert("v", byteCost: 400, key: "r\(id)", scope: bob)
         }
         try budget.updateLimit(budget.usedBytes)

@@ -70,6 +70,16 @@ extension GraphQLNormalizedStore {
         return changes
     }
 
+    /// Writes `Account:<id>` with balance `id` through the bank's balance query (the store tests' unit of data).
+    func writeAccount(_ id: Int, in scope: CacheScope = alice) throws {
+        try write(
+            try prepare(BankOperations.balance),
+            variables: ["id": .string("\(id)")],
+            json: #"{"account": {"__typename": "Account", "id": "\#(id)", "balance": \#(id)}}"#,
+            in: scope
+        )
+    }
+
     /// The data of a read that must hit.
     func hitData(
         _ operation: GraphQLPreparedOperation,

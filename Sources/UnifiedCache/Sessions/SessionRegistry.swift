@@ -26,8 +26,13 @@ final class SessionRegistry: Sendable {
         var limits: Limits
         var statistics = SessionLifecycleStatistics()
 
-        func isExpired(_ slot: Slot, at now: CacheInstant) -> Bool {
-            slot.lastUsed.advanced(by: limits.idleTimeout) <= now
+        /// Idle for the timeout or longer: the one expiry rule of the registry.
+        static func isExpired(lastUsed: CacheInstant, idleTimeout: Duration, at now: CacheInstant) -> Bool {
+            lastUsed.advanced(by: idleTimeout) <= now
+        }
+
+        func isExpired(_ handle: LRUList<Slot>.Handle, at now: CacheInstant) -> Bool {
+            Self.isExpired(lastUsed: order[handle].lastUsed, idleTimeout: limits.idleTimeout, at: now)
         }
 
         mutating func remove(_ handle: LRUList<Slot>.Handle, reason: ClearReason) -> Ending {
@@ -80,7 +85,7 @@ final class SessionRegistry: Sendable {
             if let handle = state.index[key] {
                 let idleTimeout = state.limits.idleTimeout
                 let (session, expired) = state.order.update(handle) { slot in
-                    (slot.session, slot.lastUsed.advanced(by: idleTimeout) <= now)
+                    (slot.session, State.isExpired(lastUsed: slot.lastUsed, idleTimeout: idleTimeout, at: now))
                 }
                 if expired {
                     endings.append(state.remove(handle, reason: .sessionExpired))
@@ -175,7 +180,7 @@ final class SessionRegistry: Sendable {
         in state: inout State, at now: CacheInstant, limit: Int, into endings: inout [Ending]
     ) {
         var ended = 0
-        while ended < limit, let oldest = state.order.leastRecent, state.isExpired(state.order[oldest], at: now) {
+        while ended < limit, let oldest = state.order.leastRecent, state.isExpired(oldest, at: now) {
             endings.append(state.remove(oldest, reason: .sessionExpired))
             ended += 1
         }
