@@ -77,6 +77,9 @@ extension APIService {
         request.headers[name] ?? (shared ? nil : credentials.headers[name]) ?? configuration.defaultHeaders[name]
     }
 
+    /// Stores a network answer in memory. Returns the metadata it was stored with when it may also go to the
+    /// second level: stored, and not one of the variants of an answer with `Vary` (kept in memory only).
+    @discardableResult
     func store<T: RequestType>(
         _ value: T.Response,
         response: CurlHTTPClient.Response,
@@ -84,10 +87,10 @@ extension APIService {
         request: T,
         placement: RequestPlan.CachePlacement,
         _ generation: CacheGeneration
-    ) {
+    ) -> CacheEntryMetadata? {
         var metadata = RequestPlan.metadata(for: request, placement: placement)
         if let policy = configuration.storagePolicy {
-            guard let decided = policy(placement.key, metadata, response) else { return }
+            guard let decided = policy(placement.key, metadata, response) else { return nil }
             metadata = decided
         }
         if configuration.honorsHTTPCaching {
@@ -96,6 +99,7 @@ extension APIService {
             metadata.validators = semantics.validators
         }
         var key = placement.key
+        let varies = semantics.vary != nil
         if let names = semantics.vary {
             hasVaryingEntries.store(true, ordering: .relaxed)
             let descriptor = VaryDescriptor(headerNames: names)
@@ -112,7 +116,7 @@ extension APIService {
             )
             key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, shared: placement.isShared) }
         }
-        cache.store(
+        let outcome = cache.store(
             value,
             byteCost: response.body.count,
             key: key,
@@ -120,28 +124,33 @@ extension APIService {
             metadata: metadata,
             ifGeneration: generation
         )
+        return outcome.isStored && !varies ? metadata : nil
     }
 
     /// Freshens a revalidated entry with what the 304 says (RFC 9111 §4.3.4: the stored headers are updated by
     /// those the 304 carries). A 304 with `Cache-Control: max-age` or `Expires` sets the entry's lifetime anew,
     /// capped by the timeout the request asks for (after the storage policy, as for a 200); without them the
-    /// entry keeps its lifetime. Its `ETag` and `Last-Modified` replace the stored ones; absent ones are kept.
+    /// entry keeps its lifetime (`restoredTimeout`, when the entry came from the second level and was put in memory
+    /// stale). Its `ETag` and `Last-Modified` replace the stored ones; absent ones are kept. Returns the refreshed
+    /// entry.
+    @discardableResult
     func refresh<T: RequestType>(
         _ stale: CachedValue<T.Response>,
         notModified response: CurlHTTPClient.Response,
         semantics: HTTPCachingSemantics,
         request: T,
         placement: RequestPlan.CachePlacement,
-        _ generation: CacheGeneration
-    ) {
-        var timeout: Timeout?
+        _ generation: CacheGeneration,
+        restoredTimeout: Timeout? = nil
+    ) -> CacheEntry? {
+        var timeout: Timeout? = restoredTimeout
         if semantics.freshnessLifetime(shared: placement.isShared) != nil {
             var requested = RequestPlan.metadata(for: request, placement: placement)
             if let policy = configuration.storagePolicy {
                 guard let decided = policy(placement.key, requested, response) else {
                     // The settings say this is no longer cached at all.
                     cache.remove(key: stale.key, in: placement.scope)
-                    return
+                    return nil
                 }
                 requested = decided
             }
@@ -152,13 +161,15 @@ extension APIService {
             etag: semantics.validators.etag ?? stored.etag,
             lastModified: semantics.validators.lastModified ?? stored.lastModified
         )
-        cache.refresh(
+        let outcome = cache.refresh(
             key: stale.key,
             in: placement.scope,
             timeout: timeout,
             validators: validators,
             ifGeneration: generation
         )
+        if case .refreshed(let entry) = outcome { return entry }
+        return nil
     }
 
     /// Decodes a success body as the request's `Response`, or an error status as `API.http`.
@@ -170,26 +181,37 @@ extension APIService {
                 response.body.isEmpty ? nil : try? configuration.decoder.decode(T.ErrorBody.self, from: response.body)
             return .failure(.http(status: response.status, body: body))
         }
-        if let data = response.body as? T.Response { return .success(data) }
+        return decodeBody(response.body, as: request)
+    }
+
+    /// Decodes a success body (from the upstream or the second level) as the request's `Response`.
+    func decodeBody<T: RequestType>(_ body: Data, as request: T) -> Result<T.Response, API<T.ErrorBody>> {
+        if let data = body as? T.Response { return .success(data) }
         if T.Response.self == EmptyResponse.self, let empty = EmptyResponse() as? T.Response { return .success(empty) }
         do {
-            return .success(try configuration.decoder.decode(T.Response.self, from: response.body))
+            return .success(try configuration.decoder.decode(T.Response.self, from: body))
         } catch {
             let message = "The response to \(request.method) \(request.path) is not a valid \(T.Response.self)."
             return .failure(.decoding(RESTCacheError(.decodingFailed, message, underlying: error)))
         }
     }
 
-    /// A successful mutation invalidates what the rules name, and the entries of its own path and parent.
-    func invalidateAfterMutation(method: CurlHTTPClient.Method, path: String) {
+    /// A successful mutation invalidates what the rules name, and the entries of its own path and parent. Returns
+    /// the targets invalidated (for the second level).
+    @discardableResult
+    func invalidateAfterMutation(method: CurlHTTPClient.Method, path: String) -> [InvalidationTarget] {
         let scope = cache.scope
+        var targets: [InvalidationTarget] = []
         for rule in configuration.invalidationRules where rule.pattern.matches(method: method.rawValue, path: path) {
-            for target in rule.targets { cache.invalidate(target, in: scope) }
+            targets.append(contentsOf: rule.targets)
         }
-        guard configuration.invalidatesOwnPath else { return }
-        cache.invalidate(.path(path), in: scope)
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            cache.invalidate(.path(String(path[..<slash])), in: scope)
+        if configuration.invalidatesOwnPath {
+            targets.append(.path(path))
+            if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+                targets.append(.path(String(path[..<slash])))
+            }
         }
+        for target in targets { cache.invalidate(target, in: scope) }
+        return targets
     }
 }

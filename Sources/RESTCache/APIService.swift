@@ -22,6 +22,9 @@ public final class APIService: Sendable {
     @usableFromInline let backgroundRefreshes = BackgroundTasks()
     /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
     @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
+    /// The fleet's shared second level, asked after a miss in memory and written after a network answer is
+    /// stored; nil (the default) keeps the service to its own memory.
+    public let secondLevel: (any RESTSecondLevel)?
 
     /// Creates a service for one session. `clock` must be the clock of the store behind `cache`.
     public init(
@@ -31,7 +34,8 @@ public final class APIService: Sendable {
         credentials: Credentials = .none,
         configuration: Configuration = Configuration(),
         clock: any CacheClock = SystemCacheClock(),
-        requestStates: CachedRequestStateManager = CachedRequestStateManager()
+        requestStates: CachedRequestStateManager = CachedRequestStateManager(),
+        secondLevel: (any RESTSecondLevel)? = nil
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
@@ -40,6 +44,7 @@ public final class APIService: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.requestStates = requestStates
+        self.secondLevel = secondLevel
     }
 
     /// Replaces the credentials later requests carry (a refreshed access token); cached entries stay. The cookie
@@ -142,12 +147,24 @@ public final class APIService: Sendable {
             + headers.map { "\($0.name.lowercased())=\($0.value)" }.joined(separator: "\u{1F}")
     }
 
+    /// The read inside the flight: the second level first (when the policy reads the cache first), then the
+    /// upstream. Waiters of the flight share both.
     private func networkRead<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
         generation: CacheGeneration,
         revalidating stale: CachedValue<T.Response>?
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        var stale = stale
+        var visit = SecondLevelVisit()
+        if let secondLevel, request.cachePolicy.readsCacheFirst {
+            switch await consultSecondLevel(secondLevel, request, placement, generation: generation, stale: stale) {
+            case .served(let answer): return .success(answer)
+            case .upstream(let result, let revalidating):
+                visit = result
+                stale = revalidating
+            }
+        }
         let response: CurlHTTPClient.Response
         switch await send(request, placement: placement, conditionalOn: stale) {
         case .success(let answer): response = answer
@@ -155,16 +172,23 @@ public final class APIService: Sendable {
         }
         let semantics = configuration.honorsHTTPCaching ? HTTPCachingSemantics(headers: response.headers) : .init()
         if response.status == 304, let stale {
-            refresh(
-                stale, notModified: response, semantics: semantics, request: request, placement: placement, generation)
+            let refreshed = refresh(
+                stale, notModified: response, semantics: semantics, request: request, placement: placement, generation,
+                restoredTimeout: visit.restoredTimeout)
+            rewriteSecondLevel(after: refreshed, visit: visit, request: placement)
             return .success(DataWithSource(data: stale.value, source: .network, wasRevalidated: true))
         }
         let decoded: Result<T.Response, API<T.ErrorBody>> = decode(response, as: request)
         guard case .success(let value) = decoded else {
             return decoded.map { DataWithSource(data: $0, source: .network) }
         }
-        if semantics.allowsStoring(shared: placement.isShared) {
-            store(value, response: response, semantics: semantics, request: request, placement: placement, generation)
+        if semantics.allowsStoring(shared: placement.isShared),
+            let stored = store(
+                value, response: response, semantics: semantics, request: request, placement: placement, generation),
+            let secondLevel, let secondGeneration = visit.generation
+        {
+            let entry = secondLevelEntry(status: response.status, body: response.body, metadata: stored)
+            secondLevel.write(entry, key: placement.key, in: placement.scope, generation: secondGeneration)
         }
         return .success(DataWithSource(data: value, source: .network))
     }
@@ -181,8 +205,10 @@ public final class APIService: Sendable {
         case .failure(let error): return .failure(error)
         }
         if request.method.isMutating, (200..<400).contains(response.status) {
-            invalidateAfterMutation(method: request.method, path: request.path)
+            let targets = invalidateAfterMutation(method: request.method, path: request.path)
             requestStates.retireCalls(in: cache.scope)
+            await secondLevel?.invalidate(
+                targets, method: request.method, path: request.path, response: response, in: cache.scope)
         }
         return decode(response, as: request).map { DataWithSource(data: $0, source: .network) }
     }

@@ -55,6 +55,9 @@ extension CacheHub {
         /// Carries every clear to the other replicas of the fleet and applies theirs; nil keeps the hub an island.
         /// Default: nil.
         public var replication: ReplicationConfiguration?
+        /// A second level shared by the replicas (L1 miss → L2 → upstream), so a new replica starts warm and a logout
+        /// is one command fleet-wide. Default: nil (each replica keeps to its own memory).
+        public var secondLevel: SecondLevelConfiguration?
 
         public init(
             restBaseURL: String,
@@ -70,7 +73,8 @@ extension CacheHub {
             entityLinks: EntityLinks = .banking,
             sessionCacheParts: [any SessionCachePart] = [],
             maintenance: Maintenance = Maintenance(),
-            replication: ReplicationConfiguration? = nil
+            replication: ReplicationConfiguration? = nil,
+            secondLevel: SecondLevelConfiguration? = nil
         ) {
             self.restBaseURL = restBaseURL
             self.graphQLEndpoint = graphQLEndpoint
@@ -86,6 +90,7 @@ extension CacheHub {
             self.sessionCacheParts = sessionCacheParts
             self.maintenance = maintenance
             self.replication = replication
+            self.secondLevel = secondLevel
         }
     }
 }

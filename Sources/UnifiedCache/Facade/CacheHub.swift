@@ -34,6 +34,8 @@ public final class CacheHub: Sendable {
     let maintenance = Mutex<Task<Void, Never>?>(nil)
     /// Publishes this hub's clears to the other replicas and applies theirs; nil without replication.
     let replication: ReplicationCoordinator?
+    /// The shared second level's front end; nil without ``Configuration/secondLevel``.
+    let secondLevel: SecondLevelFront?
 
     /// Creates the hub and its HTTP client.
     ///
@@ -54,6 +56,12 @@ public final class CacheHub: Sendable {
         let limits = current.memory
         let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
         self.replication = replication
+        let secondLevel = configuration.secondLevel.map { level in
+            SecondLevelFront(configuration: level) {
+                Self.clearedKeyPrefixes(settings.current, rest: configuration.rest)
+            }
+        }
+        self.secondLevel = secondLevel
         do {
             self.configuration = configuration
             self.settings = settings
@@ -86,12 +94,13 @@ public final class CacheHub: Sendable {
                     for recordKey in changes.changedRecordKeys {
                         restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
                     }
+                    secondLevel?.clearInBackground(Set(changes.changedRecordKeys.map { .entity($0) }), in: scope)
                 }
             )
             self.factory = try SessionFactory(
                 configuration: configuration, client: client, settings: settings, budget: budget,
                 restStore: restStore, graphQLStore: graphQLStore, clock: clock, documents: documents,
-                replication: replication)
+                replication: replication, secondLevel: secondLevel)
         } catch let error as UnifiedCacheError {
             throw error
         } catch {
@@ -152,11 +161,13 @@ public final class CacheHub: Sendable {
     /// The hub's metrics in Prometheus text exposition format (0.0.4): counters per part, no session ids.
     public func metricsText() -> String {
         (metrics()?.prometheusText() ?? "") + (replication?.prometheusText() ?? "")
+            + (secondLevel?.prometheusText() ?? "")
     }
 
     /// The hub's metrics as JSON (sorted keys), for an admin endpoint.
     public func metricsJSON() -> Data {
-        metrics()?.jsonData() ?? Data()
+        guard let secondLevel, let metrics = metrics() else { return metrics()?.jsonData() ?? Data() }
+        return secondLevel.jsonData(with: metrics.document)
     }
 
     /// Stops the background maintenance and the HTTP client; sessions can no longer reach the upstreams.
@@ -164,6 +175,7 @@ public final class CacheHub: Sendable {
         maintenance.withLock { $0?.cancel() }
         await terminator.pending.drain()
         await replication?.shutdown()
+        await secondLevel?.store.shutdown()
         await client.shutdown()
     }
 }

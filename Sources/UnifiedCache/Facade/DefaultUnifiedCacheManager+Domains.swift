@@ -45,6 +45,9 @@ extension DefaultUnifiedCacheManager {
                 part.bytes += removed.bytes
             }
         }
+        var labels = Set(domain.restDomains.map { SecondLevelNames.Label.domain($0) })
+        labels.formUnion(domain.restKeyPrefixes.map { .keyPrefix($0) })
+        await secondLevel?.clear(labels, in: scope)
         replication?.publish(.domain(name: name.rawValue, reason: reason.replicatedName))
         return run.finished()
     }
@@ -129,6 +132,7 @@ extension DefaultUnifiedCacheManager {
             part.entries = report.entries
             part.bytes = report.bytes
         }
+        await secondLevel?.clear([.uplifted], in: scope)
         replication?.publish(.uplifted)
         return run.finished()
     }

@@ -21,6 +21,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     let extraParts: [any SessionCachePart]
     /// Publishes this session's clears to the other replicas; nil without replication.
     let replication: SessionReplicationLink?
+    /// Applies this session's clears to the shared second level; nil without one.
+    let secondLevel: SecondLevelFront?
 
     init(
         scope: CacheScope,
@@ -32,7 +34,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         accounts: AccountResolver,
         sessionID: String,
         extraParts: [any SessionCachePart],
-        replication: SessionReplicationLink? = nil
+        replication: SessionReplicationLink? = nil,
+        secondLevel: SecondLevelFront? = nil
     ) {
         self.scope = scope
         self.rest = rest
@@ -45,6 +48,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         self.sessionID = sessionID
         self.extraParts = extraParts
         self.replication = replication
+        self.secondLevel = secondLevel
     }
 
     // MARK: Whole-session clears
@@ -61,6 +65,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     {
         var run = clearOwnParts(operation: operation, reason: reason)
         await Self.clearExtraParts(extraParts, sessionID: sessionID, reason: reason, into: &run)
+        await secondLevel?.clearNamespace(of: scope)
         replication?.publish(.everything(reason: reason.replicatedName, endsSession: false))
         return run.finished()
     }
@@ -121,6 +126,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.entries = report.entries
             part.bytes = report.bytes
         }
+        await secondLevel?.clear([.kind(.rest)], in: scope)
         replication?.publish(.rest)
         return run.finished()
     }
@@ -136,6 +142,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
+        await secondLevel?.clear([.kind(.graphQL)], in: scope)
         replication?.publish(.graphQL)
         return run.finished()
     }
@@ -159,6 +166,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.fields = removed.fields
             part.bytes = removed.bytes
         }
+        await secondLevel?.clear([.operation(query)], in: scope)
         replication?.publish(.query(query))
         return run.finished()
     }
@@ -201,6 +209,14 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
                 part.bytes += removed.bytes
             }
         }
+        var labels: Set<SecondLevelNames.Label> = []
+        for account in identifiers {
+            labels.insert(.account(account))
+            for format in graphQL.configuration.accountRecordKeyFormats {
+                labels.insert(.entity(format.replacingOccurrences(of: "{id}", with: account)))
+            }
+        }
+        await secondLevel?.clear(labels, in: scope)
         replication?.publish(.account(identifier))
         return run.finished()
     }

@@ -11,11 +11,15 @@ struct SessionEnd: Sendable {
     let session: CacheSession
     let reason: ClearReason
     private var run: ClearRun
+    /// Whether ``finish()`` clears the session's second-level namespace: the session ends everywhere (not for this
+    /// replica's capacity) and the end is this replica's own, not another replica's applied here.
+    let clearsSecondLevel: Bool
 
-    private init(session: CacheSession, reason: ClearReason, run: ClearRun) {
+    private init(session: CacheSession, reason: ClearReason, run: ClearRun, clearsSecondLevel: Bool) {
         self.session = session
         self.reason = reason
         self.run = run
+        self.clearsSecondLevel = clearsSecondLevel
     }
 
     static func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
@@ -33,11 +37,15 @@ struct SessionEnd: Sendable {
                 into: &run)
         }
         factory.release(partsMade: parts != nil)
-        return SessionEnd(session: session, reason: ending.reason, run: run)
+        let clearsSecondLevel =
+            factory.secondLevel != nil && SessionTerminator.endsEverywhere(ending.reason)
+            && !SecondLevelFront.isReplicatedClear
+        return SessionEnd(session: session, reason: ending.reason, run: run, clearsSecondLevel: clearsSecondLevel)
     }
 
     /// Clears the application's session parts and returns the whole report.
     func finish() async -> UnifiedClearReport {
+        if clearsSecondLevel { await session.factory.secondLevel?.applyNamespaceClear(of: session.scope) }
         var run = run
         await DefaultUnifiedCacheManager.clearExtraParts(
             session.factory.configuration.sessionCacheParts, sessionID: session.id, reason: reason, into: &run)

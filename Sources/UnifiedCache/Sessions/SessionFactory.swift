@@ -27,6 +27,8 @@ final class SessionFactory: Sendable {
     let documents: GraphQLDocumentCache
     /// Publishes the sessions' clears to the other replicas; nil without replication.
     let replication: ReplicationCoordinator?
+    /// The shared second level; nil without one.
+    let secondLevel: SecondLevelFront?
     /// The GraphQL freshness rules new sessions start with (validated; replaced on a settings reload).
     let freshness: Mutex<GraphQLCacheConfig>
 
@@ -39,7 +41,8 @@ final class SessionFactory: Sendable {
         graphQLStore: GraphQLNormalizedStore,
         clock: any CacheClock,
         documents: GraphQLDocumentCache,
-        replication: ReplicationCoordinator?
+        replication: ReplicationCoordinator?,
+        secondLevel: SecondLevelFront? = nil
     ) throws(UnifiedCacheError) {
         let freshness = GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness)
         do {
@@ -57,6 +60,7 @@ final class SessionFactory: Sendable {
         self.clock = clock
         self.documents = documents
         self.replication = replication
+        self.secondLevel = secondLevel
         self.freshness = Mutex(freshness)
     }
 
@@ -116,7 +120,10 @@ final class SessionFactory: Sendable {
             cache: CacheManager(store: restStore, scope: scope),
             credentials: sessionCredentials,
             configuration: restConfiguration,
-            clock: clock
+            clock: clock,
+            secondLevel: secondLevel.flatMap { front in
+                front.configuration.storesREST ? SecondLevelRESTAdapter(front: front, links: links) : nil
+            }
         )
         var graphQLConfiguration = configuration.graphQL
         graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
@@ -146,7 +153,8 @@ final class SessionFactory: Sendable {
             accounts: accounts,
             sessionID: id,
             extraParts: configuration.sessionCacheParts,
-            replication: replicationLink
+            replication: replicationLink,
+            secondLevel: secondLevel
         )
         return SessionParts(rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager, accounts: accounts)
     }

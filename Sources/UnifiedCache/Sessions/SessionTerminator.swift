@@ -53,7 +53,7 @@ final class SessionTerminator: MemoryReclaimer {
     func end(_ endings: [SessionRegistry.Ending], operation: String) {
         for ending in endings {
             let end = begin(ending, operation: operation)
-            if !ending.session.factory.configuration.sessionCacheParts.isEmpty {
+            if end.clearsSecondLevel || !ending.session.factory.configuration.sessionCacheParts.isEmpty {
                 pending.start { _ = await end.finish() }
             }
         }

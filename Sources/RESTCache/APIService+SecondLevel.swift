@@ -1,0 +1,108 @@
+import Foundation
+
+/// What a read of the second level left for the rest of an upstream read: the generation to write the answer back
+/// with, and the stored entry a 304 would confirm.
+struct SecondLevelVisit: Sendable {
+    /// The generation the read returned; nil when nothing was read or the store was unavailable (nothing written).
+    var generation: SecondLevelGeneration?
+    /// The second-level entry whose validators the conditional request carries: on a 304 it is written back
+    /// freshened (memory holds decoded values, not bytes, so only such an entry can be rewritten).
+    var revalidating: RESTSecondLevelEntry?
+    /// The timeout the entry had before it was put in memory stale: a 304 without its own lifetime restores it.
+    var restoredTimeout: Timeout?
+}
+
+/// The outcome of asking the second level before the upstream.
+enum SecondLevelOutcome<Value: Sendable>: Sendable {
+    /// A fresh entry, now in memory: the answer.
+    case served(DataWithSource<Value>)
+    /// Go upstream, revalidating `stale` when it is set.
+    case upstream(SecondLevelVisit, stale: CachedValue<Value>?)
+}
+
+extension APIService {
+    /// L1 missed (or held only a stale entry): ask the second level. A fresh entry goes into memory exactly as the
+    /// network answer did (same metadata, the remaining lifetime computed on this replica's wall clock) and is the
+    /// answer; a stale one with validators becomes the entry the conditional request revalidates.
+    func consultSecondLevel<T: RequestType>(
+        _ level: any RESTSecondLevel,
+        _ request: T,
+        _ placement: RequestPlan.CachePlacement,
+        generation: CacheGeneration,
+        stale: CachedValue<T.Response>?
+    ) async -> SecondLevelOutcome<T.Response> {
+        var visit = SecondLevelVisit()
+        // An answer that varies on request headers is kept in memory only (see `secondLevelEntry`).
+        if hasVaryingEntries.load(ordering: .relaxed),
+            case .fresh(let entry) = cache.peek(placement.key, in: placement.scope), entry.value is VaryDescriptor
+        {
+            return .upstream(visit, stale: stale)
+        }
+        let entry: RESTSecondLevelEntry
+        switch await level.read(key: placement.key, in: placement.scope) {
+        case .unavailable:
+            return .upstream(visit, stale: stale)
+        case .miss(let readGeneration):
+            visit.generation = readGeneration
+            return .upstream(visit, stale: stale)
+        case .hit(let found, let readGeneration):
+            visit.generation = readGeneration
+            entry = found
+        }
+        guard (200..<300).contains(entry.status), case .success(let value) = decodeBody(entry.body, as: request) else {
+            level.recordUnusable(key: placement.key, in: placement.scope)
+            return .upstream(visit, stale: stale)
+        }
+        let now = clock.wallClockNow()
+        if entry.isFresh(at: now) {
+            var metadata = entry.metadata
+            metadata.timeout = entry.expiresAt.map { .seconds(max(0, $0.timeIntervalSince(now))) } ?? .never
+            cache.store(
+                value, byteCost: entry.body.count, key: placement.key, in: placement.scope, metadata: metadata,
+                ifGeneration: generation)
+            let age = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(entry.storedAt)) * 1_000))
+            return .served(DataWithSource(data: value, source: .cache, age: age))
+        }
+        let validators = entry.metadata.validators
+        guard configuration.honorsHTTPCaching, !validators.isEmpty else { return .upstream(visit, stale: stale) }
+        if let stale {
+            // Memory's own stale entry is revalidated; a 304 confirms the stored body too when it is the same one.
+            if stale.entry.metadata.validators == validators { visit.revalidating = entry }
+            return .upstream(visit, stale: stale)
+        }
+        // Put it in memory stale at once (timeout zero), so the conditional request and the 304 take the usual path.
+        var metadata = entry.metadata
+        metadata.timeout = .seconds(0)
+        let outcome = cache.store(
+            value, byteCost: entry.body.count, key: placement.key, in: placement.scope, metadata: metadata,
+            ifGeneration: generation)
+        guard outcome.isStored, let stored = cache.peek(placement.key, in: placement.scope).entry,
+            let typed = stored.value as? T.Response
+        else { return .upstream(visit, stale: nil) }
+        visit.revalidating = entry
+        visit.restoredTimeout = entry.metadata.timeout
+        return .upstream(visit, stale: CachedValue(value: typed, entry: stored, key: placement.key))
+    }
+
+    /// The second-level form of an answer just stored in memory with `metadata` (timeout not yet resolved).
+    func secondLevelEntry(status: Int, body: Data, metadata: CacheEntryMetadata) -> RESTSecondLevelEntry {
+        var metadata = metadata
+        metadata.timeout = metadata.timeout.resolved(default: cache.defaultTimeout)
+        let storedAt = clock.wallClockNow()
+        var expiresAt: Date?
+        if case .seconds(let seconds) = metadata.timeout { expiresAt = storedAt.addingTimeInterval(seconds) }
+        return RESTSecondLevelEntry(
+            status: status, body: body, storedAt: storedAt, expiresAt: expiresAt, metadata: metadata)
+    }
+
+    /// After a 304: writes the revalidated second-level entry back with the freshened metadata.
+    func rewriteSecondLevel(
+        after refreshed: CacheEntry?, visit: SecondLevelVisit, request placement: RequestPlan.CachePlacement
+    ) {
+        guard let level = secondLevel, let generation = visit.generation, let original = visit.revalidating,
+            let refreshed
+        else { return }
+        let entry = secondLevelEntry(status: original.status, body: original.body, metadata: refreshed.metadata)
+        level.write(entry, key: placement.key, in: placement.scope, generation: generation)
+    }
+}

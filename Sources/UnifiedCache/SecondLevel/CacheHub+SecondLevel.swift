@@ -1,0 +1,128 @@
+import CacheCore
+import Foundation
+import RESTCache
+
+extension CacheHub {
+    /// The second level's counters (the store's and the caches' own); nil when the hub has no
+    /// ``Configuration/secondLevel``.
+    public var secondLevelStatistics: SecondLevelCacheStatistics? { secondLevel?.statistics() }
+
+    /// Drops everything every replica stored in the second level, in one command (every namespace moves to a new
+    /// generation; the old entries go by their time-to-live). For a fleet-wide reset: a deploy that changes what
+    /// responses mean, or after clears were lost. Memory (L1) of the replicas is not touched. Returns once the store
+    /// applied it or after its clear deadline (it stays queued).
+    public func clearSecondLevel() async {
+        await secondLevel?.clearAll()
+    }
+
+    /// Waits for second-level clears started in passing (a GraphQL mutation's record changes).
+    public func waitForSecondLevelClears() async {
+        await secondLevel?.pending.drain()
+    }
+
+    /// The key prefixes clears name: those of the domain map and of the REST invalidation rules. An entry is
+    /// tagged with each it starts with.
+    static func clearedKeyPrefixes(_ settings: CacheSettings, rest: APIService.Configuration) -> Set<String> {
+        var prefixes: Set<String> = []
+        for domain in settings.domainMap.domains { prefixes.formUnion(domain.restKeyPrefixes) }
+        for rule in rest.invalidationRules {
+            for case .keyPrefix(let prefix) in rule.targets { prefixes.insert(prefix) }
+        }
+        return prefixes
+    }
+}
+
+extension SecondLevelFront {
+    /// The `ucache_l2_*` series in Prometheus text exposition format, appended to ``CacheHub/metricsText()``.
+    func prometheusText(namespace: String = "ucache") -> String {
+        let statistics = statistics()
+        let store = statistics.store
+        let counters: [(String, String, Int)] = [
+            ("hits", "Second-level reads that found a usable value.", statistics.hits),
+            ("misses", "Second-level reads that found nothing usable (unusable values included).", statistics.misses),
+            ("errors", "Second-level reads that failed (disconnected, refused, unreadable answer).", store.errors),
+            ("timeouts", "Second-level reads that passed their deadline.", store.timeouts),
+            ("unusable", "Values found corrupt, truncated or not decodable; served as misses.", statistics.unusable),
+            ("writes", "Values sent to the second level.", store.writes),
+            (
+                "dropped_writes", "Writes dropped: queue full, over the size limit, or store unavailable.",
+                store.droppedWrites
+            ),
+            ("clears", "Clears this replica applied to the second level.", statistics.clears),
+            ("bytes_read", "Bytes of values read from the second level.", store.bytesRead),
+            ("bytes_written", "Bytes of values sent to the second level.", store.bytesWritten),
+        ]
+        var text = ""
+        let up = "\(namespace)_l2_up"
+        text += "# HELP \(up) 1 when the second-level store is connected, else 0.\n# TYPE \(up) gauge\n"
+        text += "\(up) \(store.isConnected ? 1 : 0)\n"
+        for (name, help, value) in counters {
+            let metric = "\(namespace)_l2_\(name)_total"
+            text += "# HELP \(metric) \(help)\n# TYPE \(metric) counter\n\(metric) \(value)\n"
+        }
+        let latency = "\(namespace)_l2_read_latency_seconds"
+        text += "# HELP \(latency) Latency of answered second-level reads.\n# TYPE \(latency) summary\n"
+        text += "\(latency)_sum \(Double(store.readLatencyNanoseconds) / 1_000_000_000)\n"
+        text += "\(latency)_count \(store.answeredReads)\n"
+        return text
+    }
+
+    /// The hub's JSON metrics document with a `secondLevel` object added.
+    func jsonData(with document: MetricsExport.Document) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let combined = DocumentWithSecondLevel(base: document, secondLevel: .init(statistics()))
+        return (try? encoder.encode(combined)) ?? Data()
+    }
+}
+
+/// The second level as the JSON metrics show it.
+public struct SecondLevelMetricsDocument: Hashable, Sendable, Codable {
+    public var up: Bool
+    public var hits: Int
+    public var misses: Int
+    public var errors: Int
+    public var timeouts: Int
+    public var unusable: Int
+    public var writes: Int
+    public var droppedWrites: Int
+    public var clears: Int
+    public var bytesRead: Int
+    public var bytesWritten: Int
+    /// Mean latency of answered reads, in seconds (0 before the first).
+    public var meanReadLatencySeconds: Double
+    public var answeredReads: Int
+
+    public init(_ statistics: SecondLevelCacheStatistics) {
+        let store = statistics.store
+        up = store.isConnected
+        hits = statistics.hits
+        misses = statistics.misses
+        errors = store.errors
+        timeouts = store.timeouts
+        unusable = statistics.unusable
+        writes = store.writes
+        droppedWrites = store.droppedWrites
+        clears = statistics.clears
+        bytesRead = store.bytesRead
+        bytesWritten = store.bytesWritten
+        answeredReads = store.answeredReads
+        meanReadLatencySeconds =
+            store.answeredReads == 0
+            ? 0 : Double(store.readLatencyNanoseconds) / Double(store.answeredReads) / 1_000_000_000
+    }
+}
+
+/// The metrics document and the second level side by side in one JSON object.
+private struct DocumentWithSecondLevel: Encodable {
+    let base: MetricsExport.Document
+    let secondLevel: SecondLevelMetricsDocument
+
+    private enum Keys: String, CodingKey { case secondLevel }
+
+    func encode(to encoder: any Encoder) throws {
+        try base.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(secondLevel, forKey: .secondLevel)
+    }
+}

@@ -1,0 +1,54 @@
+import CacheCore
+
+/// How a ``CacheHub`` uses a second level shared by every replica of the fleet (L1 miss → L2 → upstream).
+///
+/// Set it on ``CacheHub/Configuration/secondLevel``; nil (the default) keeps every replica to its own memory. The
+/// Redis module provides the store (`RedisSecondLevelStore`). Every default is chosen for a second level on the
+/// same network as the replicas.
+public struct SecondLevelConfiguration: Sendable {
+    /// Keeps the bytes under opaque names; shared by every replica.
+    public var store: any SecondLevelStore
+    /// Derives every name sent to the store (keyed hashes); the same on every replica.
+    public var secret: SecondLevelSecret
+    /// How long a read may take before it counts as a miss (a timeout) and the request goes upstream. Default
+    /// 5 ms: a Redis round trip is ~0.1 ms on loopback and well under 1 ms in a data centre, so 5 ms leaves room
+    /// for a busy moment while bounding what a stalled Redis adds to a miss far below an upstream call (tens of
+    /// ms). A slower network wants more; the `ucache_l2_timeouts_total` series says when.
+    public var readDeadline: Duration
+    /// Whether REST answers (session and shared scopes) go to the second level. Default true.
+    public var storesREST: Bool
+    /// Whether GraphQL results go to the second level. Default true (used once GraphQL is wired; see the article).
+    public var storesGraphQL: Bool
+    /// How long an expired entry that carries validators (`ETag`, `Last-Modified`) is kept past its expiry, so
+    /// another replica can still revalidate it with a 304. Entries without validators are removed at expiry.
+    /// Default 10 minutes.
+    public var revalidationRetention: Duration
+    /// The longest the store keeps any entry (entries that never expire included): garbage collection only,
+    /// freshness is judged by the caches. Default 24 hours.
+    public var maximumTimeToLive: Duration
+
+    public init(
+        store: any SecondLevelStore,
+        secret: SecondLevelSecret,
+        readDeadline: Duration = .milliseconds(5),
+        storesREST: Bool = true,
+        storesGraphQL: Bool = true,
+        revalidationRetention: Duration = .seconds(600),
+        maximumTimeToLive: Duration = .seconds(86_400)
+    ) {
+        self.store = store
+        self.secret = secret
+        self.readDeadline = readDeadline
+        self.storesREST = storesREST
+        self.storesGraphQL = storesGraphQL
+        self.revalidationRetention = revalidationRetention
+        self.maximumTimeToLive = maximumTimeToLive
+    }
+
+    /// How long the store keeps an entry stored at `storedAt` that is fresh until `expiresAt`.
+    func timeToLive(lifetime: Duration?, hasValidators: Bool) -> Duration {
+        guard let lifetime else { return maximumTimeToLive }
+        let kept = lifetime + (hasValidators ? revalidationRetention : .zero)
+        return max(.seconds(1), min(kept, maximumTimeToLive))
+    }
+}

@@ -1,0 +1,164 @@
+import CacheCore
+import Foundation
+import RESTCache
+
+/// The bytes of a REST entry in the second level: a small, versioned binary form (no JSON: a hit decodes in
+/// microseconds, and the body is kept as received, not re-encoded).
+///
+/// Layout (big-endian): magic `UC2L`, version, kind (1 = REST), status (u16), stored-at and expires-at (wall clock,
+/// IEEE-754 seconds since 1970; expires-at behind a presence byte), timeout (0 = never, 1 = seconds + f64),
+/// uplifted (u8), ETag and Last-Modified (optional strings), domains, accounts, entity keys, tags (string lists),
+/// then the body (u32 length + bytes). Every length is checked against what is left; anything unexpected —
+/// another magic or version, a truncated field, bytes left over, invalid UTF-8 — makes the value unreadable,
+/// which the caches count and treat as a miss.
+///
+/// Encryption of values is not built in. It would go here: seal the encoded bytes (e.g. AES-GCM or the
+/// replication secret's encrypt-then-MAC, with a key derived from ``SecondLevelSecret``) after ``encode(_:)`` and
+/// open them before ``decode(_:)``, with the entry's key name as associated data so a value cannot be moved to
+/// another name.
+enum SecondLevelEntryCodec {
+    static let magic: [UInt8] = Array("UC2L".utf8)
+    static let version: UInt8 = 1
+    static let restKind: UInt8 = 1
+
+    static func encode(_ entry: RESTSecondLevelEntry) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes.reserveCapacity(entry.body.count + 128)
+        writer.append(magic)
+        writer.append(version)
+        writer.append(restKind)
+        writer.append(UInt16(clamping: entry.status))
+        writer.append(entry.storedAt.timeIntervalSince1970)
+        writer.append(optional: entry.expiresAt?.timeIntervalSince1970)
+        switch entry.metadata.timeout {
+        case .seconds(let seconds):
+            writer.append(UInt8(1))
+            writer.append(seconds)
+        case .never, .useDefault:
+            writer.append(UInt8(0))
+        }
+        writer.append(UInt8(entry.metadata.isUplifted ? 1 : 0))
+        writer.append(optional: entry.metadata.validators.etag)
+        writer.append(optional: entry.metadata.validators.lastModified)
+        for set in [entry.metadata.domains, entry.metadata.accounts, entry.metadata.entityKeys, entry.metadata.tags] {
+            writer.append(list: set.sorted())
+        }
+        writer.append(UInt32(clamping: entry.body.count))
+        writer.append(Array(entry.body))
+        return writer.bytes
+    }
+
+    /// The entry, or nil when the bytes are not a complete entry of this version.
+    static func decode(_ bytes: [UInt8]) -> RESTSecondLevelEntry? {
+        var reader = ByteReader(bytes)
+        guard reader.bytes(magic.count) == magic[...], reader.byte() == version, reader.byte() == restKind,
+            let status = reader.uint16(), let storedAt = reader.double(), let hasExpiry = reader.byte()
+        else { return nil }
+        var expiresAt: Double?
+        switch hasExpiry {
+        case 0: break
+        case 1:
+            guard let expiry = reader.double() else { return nil }
+            expiresAt = expiry
+        default: return nil
+        }
+        let timeout: Timeout
+        switch reader.byte() {
+        case 0: timeout = .never
+        case 1:
+            guard let seconds = reader.double(), seconds.isFinite, seconds >= 0 else { return nil }
+            timeout = .seconds(seconds)
+        default: return nil
+        }
+        guard let uplifted = reader.byte(), uplifted <= 1, let etag = reader.optionalString(),
+            let lastModified = reader.optionalString(), let domains = reader.list(), let accounts = reader.list(),
+            let entityKeys = reader.list(), let tags = reader.list(), let bodyLength = reader.uint32(),
+            let body = reader.bytes(Int(bodyLength)), reader.isAtEnd, storedAt.isFinite,
+            expiresAt?.isFinite ?? true
+        else { return nil }
+        let metadata = CacheEntryMetadata(
+            timeout: timeout, domains: Set(domains), accounts: Set(accounts), isUplifted: uplifted == 1,
+            validators: CacheValidators(etag: etag, lastModified: lastModified), entityKeys: Set(entityKeys),
+            tags: Set(tags))
+        return RESTSecondLevelEntry(
+            status: Int(status), body: Data(body), storedAt: Date(timeIntervalSince1970: storedAt),
+            expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)), metadata: metadata)
+    }
+}
+
+/// Appends big-endian fields.
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ value: UInt8) { bytes.append(value) }
+    mutating func append(_ values: [UInt8]) { bytes.append(contentsOf: values) }
+    mutating func append(_ value: UInt16) { bytes.append(contentsOf: [UInt8(value >> 8), UInt8(value & 0xFF)]) }
+    mutating func append(_ value: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    }
+    mutating func append(_ value: Double) {
+        let bits = value.bitPattern
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: bits >> shift)) }
+    }
+    mutating func append(optional value: Double?) {
+        guard let value else { return append(UInt8(0)) }
+        append(UInt8(1))
+        append(value)
+    }
+    mutating func append(string: String) {
+        append(UInt32(clamping: string.utf8.count))
+        bytes.append(contentsOf: string.utf8)
+    }
+    mutating func append(optional string: String?) {
+        guard let string else { return append(UInt8(0)) }
+        append(UInt8(1))
+        append(string: string)
+    }
+    mutating func append(list: [String]) {
+        append(UInt32(clamping: list.count))
+        for string in list { append(string: string) }
+    }
+}
+
+/// Reads big-endian fields; every read returns nil past the end instead of trapping.
+struct ByteReader {
+    private let storage: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) { storage = bytes }
+
+    var isAtEnd: Bool { offset == storage.count }
+
+    mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
+        guard count >= 0, storage.count - offset >= count else { return nil }
+        defer { offset += count }
+        return storage[offset..<(offset + count)]
+    }
+    mutating func byte() -> UInt8? { bytes(1)?.first }
+    mutating func uint16() -> UInt16? { bytes(2).map { $0.reduce(0) { $0 << 8 | UInt16($1) } } }
+    mutating func uint32() -> UInt32? { bytes(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } } }
+    mutating func double() -> Double? {
+        bytes(8).map { Double(bitPattern: $0.reduce(0) { $0 << 8 | UInt64($1) }) }
+    }
+    mutating func string() -> String? {
+        guard let length = uint32(), let raw = bytes(Int(length)) else { return nil }
+        return String(validating: raw, as: UTF8.self)
+    }
+    mutating func optionalString() -> String?? {
+        switch byte() {
+        case 0: return .some(nil)
+        case 1: return string().map { .some($0) }
+        default: return nil
+        }
+    }
+    mutating func list() -> [String]? {
+        guard let count = uint32(), Int(count) <= storage.count - offset else { return nil }
+        var list: [String] = []
+        list.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard let string = string() else { return nil }
+            list.append(string)
+        }
+        return list
+    }
+}
