@@ -1,0 +1,59 @@
+/// Where the fleet's shared second level lives in Redis and how much it may queue, keep and wait.
+///
+/// The connection (host, port, AUTH, connect and command timeouts, health-check interval, reconnection backoff) is
+/// a ``RedisReplicationConfiguration``, parsed from the same `redis://` URL; its channel and outbox limit are not
+/// used by the second level. Each read's deadline is not here: the caches pass it with every read.
+public struct RedisSecondLevelConfiguration: Sendable, CustomStringConvertible {
+    /// Host, port, credentials, timeouts and backoff of the connection. When replies stop coming for longer than
+    /// its ``RedisReplicationConfiguration/commandTimeout`` (a paused or overloaded server), the connection is
+    /// dropped and made again with backoff.
+    public var connection: RedisReplicationConfiguration
+    /// How long a clear call waits for Redis to apply it before returning with the clear still queued (it is retried
+    /// after a reconnection until applied). Default: 250 ms.
+    public var clearDeadline: Duration
+    /// Writes queued or sent but not yet answered; a write beyond it is dropped and counted. Default: 10 000.
+    public var writeQueueLimit: Int
+    /// Clears not yet applied; beyond it the unsent clears collapse into one fleet-wide clear (``RedisSecondLevelStore/clearAll()``),
+    /// which removes at least what each of them would have. Default: 1 000.
+    public var clearQueueLimit: Int
+    /// The largest value stored; a larger one is not written (and is counted as dropped). Default: 256 KiB.
+    public var maxValueBytes: Int
+    /// The longest time-to-live of any key: caps every value's and tag index's, and is how long a namespace's
+    /// generation outlives its last clear. Default: 24 h.
+    public var maxTimeToLive: Duration
+    /// The prefix of every key the store touches, so a fleet can share a Redis with other users. Default:
+    /// `ucache:l2:`.
+    public var keyPrefix: String
+
+    /// A configuration with every field given or defaulted (see each field).
+    public init(
+        connection: RedisReplicationConfiguration = RedisReplicationConfiguration(),
+        clearDeadline: Duration = .milliseconds(250),
+        writeQueueLimit: Int = 10_000,
+        clearQueueLimit: Int = 1_000,
+        maxValueBytes: Int = 256 * 1024,
+        maxTimeToLive: Duration = .seconds(24 * 60 * 60),
+        keyPrefix: String = "ucache:l2:"
+    ) {
+        self.connection = connection
+        self.clearDeadline = clearDeadline
+        self.writeQueueLimit = writeQueueLimit
+        self.clearQueueLimit = clearQueueLimit
+        self.maxValueBytes = maxValueBytes
+        self.maxTimeToLive = maxTimeToLive
+        self.keyPrefix = keyPrefix
+    }
+
+    /// The defaults, connecting to `redis://[user[:password]@]host[:port]`.
+    ///
+    /// - Throws: `.invalidURL`; the message never repeats the URL, which may hold the password.
+    public init(url: String) throws(RedisReplicationError) {
+        self.init(connection: try RedisReplicationConfiguration(url: url))
+    }
+
+    /// Host, port, user and key prefix; the password is shown as `***`.
+    public var description: String {
+        let user = connection.username.map { "\($0)@" } ?? (connection.password == nil ? "" : "***@")
+        return "redis://\(user)\(connection.host):\(connection.port) prefix \(keyPrefix)"
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Synchronization
+import UnifiedCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
+/// loop is not already due to wake, write one byte to its pipe. All Redis I/O happens on the loop's own thread
+/// (``RedisSecondLevelWorker``), which resumes every read exactly once.
+final class RedisSecondLevelLoop: Sendable {
+    /// A read waiting for its reply or its deadline.
+    struct Read {
+        var key: SecondLevelKey
+        var startedAt: ContinuousClock.Instant
+        var deadline: ContinuousClock.Instant
+        var continuation: CheckedContinuation<SecondLevelRead, Never>
+    }
+
+    /// A write waiting to be sent.
+    struct Write {
+        var key: SecondLevelKey
+        var value: [UInt8]
+        var token: String
+        var timeToLiveMilliseconds: Int
+        var tags: [SecondLevelTag]
+    }
+
+    /// What a clear does in Redis.
+    enum ClearOperation: Equatable {
+        case namespace(SecondLevelNamespace)
+        case tags([SecondLevelTag], SecondLevelNamespace)
+        case all
+    }
+
+    /// A clear kept until Redis applied it; re-sent after a reconnection.
+    struct Clear {
+        var id: Int
+        var operation: ClearOperation
+        /// Callers still waiting for it (ids in ``Shared/clearWaiters``).
+        var waiters: [Int]
+        var isSent = false
+    }
+
+    struct ClearWaiter {
+        var continuation: CheckedContinuation<Void, Never>
+        var deadline: ContinuousClock.Instant
+    }
+
+    private enum Admission {
+        case queued(wake: Bool)
+        case refused(SecondLevelFailure)
+    }
+
+    struct Shared {
+        var isConnected = false
+        var isRunning = false
+        var stopRequested = false
+        /// A byte is in the pipe, or the loop has not yet taken the queues: no need to write another.
+        var wakePending = false
+        var reads: [Read] = []
+        var writes: [Write] = []
+        /// Writes queued here or sent and not yet answered (bounded by ``RedisSecondLevelConfiguration/writeQueueLimit``).
+        var writesOutstanding = 0
+        /// Clears not yet applied, oldest first.
+        var clears: [Clear] = []
+        var clearWaiters: [Int: ClearWaiter] = [:]
+        var nextID = 0
+        var statistics = SecondLevelStatistics()
+        var onStopped: [CheckedContinuation<Void, Never>] = []
+
+        /// Queues a clear; when ``RedisSecondLevelConfiguration/clearQueueLimit`` clears are pending, the unsent
+        /// ones and this one become one fleet-wide clear, which removes at least what each would have.
+        mutating func enqueue(_ operation: ClearOperation, waiter: Int, limit: Int) {
+            nextID += 1
+            guard clears.count >= limit else {
+                clears.append(Clear(id: nextID, operation: operation, waiters: [waiter]))
+                return
+            }
+            let unsent = clears.filter { !$0.isSent }
+            clears.removeAll { !$0.isSent }
+            clears.append(Clear(id: nextID, operation: .all, waiters: unsent.flatMap(\.waiters) + [waiter]))
+        }
+    }
+
+    let configuration: RedisSecondLevelConfiguration
+    let clock = ContinuousClock()
+    let shared = Mutex(Shared())
+    /// The self-pipe that wakes poll(): read end polled by the loop, write end written by any thread.
+    let wakeReader: Int32
+    let wakeWriter: Int32
+
+    init(configuration: RedisSecondLevelConfiguration) {
+        self.configuration = configuration
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        wakeReader = fds[0]
+        wakeWriter = fds[1]
+    }
+
+    deinit {
+        close(wakeReader)
+        close(wakeWriter)
+    }
+
+    /// Starts the loop's thread. The thread holds the loop (not the store), so a store dropped without
+    /// ``stop()`` only has to ask it to stop.
+    func start() {
+        shared.withLock { $0.isRunning = true }
+        let thread = Thread { [self] in RedisSecondLevelWorker(loop: self).run() }
+        thread.name = "RedisSecondLevel event loop"
+        thread.start()
+    }
+
+    // MARK: Any thread
+
+    func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {
+        let startedAt = clock.now
+        return await withCheckedContinuation { continuation in
+            let admission = shared.withLock { shared -> Admission in
+                if shared.stopRequested { return .refused(.stopped) }
+                guard shared.isConnected else {
+                    shared.statistics.errors += 1
+                    return .refused(.error)
+                }
+                shared.reads.append(
+                    Read(key: key, startedAt: startedAt, deadline: startedAt + deadline, continuation: continuation))
+                return .queued(wake: wakeNeeded(&shared))
+            }
+            switch admission {
+            case .refused(let failure): continuation.resume(returning: .unavailable(failure))
+            case .queued(let wake): if wake { self.wake() }
+            }
+        }
+    }
+
+    func enqueue(_ write: Write) {
+        let needsWake = shared.withLock { shared -> Bool in
+            guard !shared.stopRequested, shared.isConnected, write.value.count <= configuration.maxValueBytes,
+                shared.writesOutstanding < configuration.writeQueueLimit
+            else {
+                shared.statistics.droppedWrites += 1
+                return false
+            }
+            shared.writesOutstanding += 1
+            shared.writes.append(write)
+            return wakeNeeded(&shared)
+        }
+        if needsWake { wake() }
+    }
+
+    func clear(_ operation: ClearOperation) async {
+        let deadline = clock.now + configuration.clearDeadline
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (stopped, needsWake) = shared.withLock { shared -> (Bool, Bool) in
+                guard !shared.stopRequested else { return (true, false) }
+                shared.nextID += 1
+                let waiter = shared.nextID
+                shared.clearWaiters[waiter] = ClearWaiter(continuation: continuation, deadline: deadline)
+                shared.enqueue(operation, waiter: waiter, limit: configuration.clearQueueLimit)
+                return (false, wakeNeeded(&shared))
+            }
+            if stopped { continuation.resume() }
+            if needsWake { wake() }
+        }
+    }
+
+    func statistics() -> SecondLevelStatistics {
+        shared.withLock { shared in
+            var statistics = shared.statistics
+            statistics.isConnected = shared.isConnected
+            return statistics
+        }
+    }
+
+    /// Asks the thread to stop without waiting (a store dropped without shutdown).
+    func requestStop() {
+        shared.withLock { $0.stopRequested = true }
+        wake()
+    }
+
+    /// Stops the thread: pending reads answer `.stopped`; returns once the thread is done.
+    func stop() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = shared.withLock { shared in
+                shared.stopRequested = true
+                guard shared.isRunning else { return true }
+                shared.onStopped.append(continuation)
+                return false
+            }
+            wake()
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func wakeNeeded(_ shared: inout Shared) -> Bool {
+        defer { shared.wakePending = true }
+        return !shared.wakePending
+    }
+
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriter, &byte, 1)  // EAGAIN: the pipe is full, the loop wakes anyway
+    }
+}

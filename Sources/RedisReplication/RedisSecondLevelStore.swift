@@ -1,0 +1,79 @@
+import UnifiedCache
+
+/// The fleet's shared second level (L2) in Redis: the back end of CacheCore's `SecondLevelStore` seam.
+///
+/// ```swift
+/// let l2 = RedisSecondLevelStore(configuration: try RedisSecondLevelConfiguration(url: "redis://:secret@redis:6379"))
+/// ```
+///
+/// All Redis I/O happens on one thread of its own, over one connection, fully pipelined: a read costs one lock
+/// acquisition to queue it, one Lua script call (EVALSHA: epoch, generation and value in one round trip) and one
+/// resumption. Every read is answered by its deadline; while Redis is down, refused or paused past the command
+/// timeout, reads fail at once and writes are dropped (counted), while clears stay queued and are applied after the
+/// reconnection. Callers never see an error.
+///
+/// Costs in Redis: a read, a write and ``clearNamespace(_:)`` are O(1) whatever the namespace holds (a namespace
+/// clear moves its generation on; what it held is left to the TTL). ``clearTags(_:in:)`` is O(entries the tags
+/// name). ``clearAll()`` moves the fleet epoch: O(1).
+///
+/// The scripts compute key names, so the store is not Redis Cluster safe. Run Redis with `maxmemory-policy
+/// noeviction` (or enough memory): an evicted generation key would make a cleared namespace readable again.
+public final class RedisSecondLevelStore: SecondLevelStore {
+    private let loop: RedisSecondLevelLoop
+
+    /// The store for this Redis; it starts connecting at once (reads fail fast until connected).
+    public init(configuration: RedisSecondLevelConfiguration) {
+        loop = RedisSecondLevelLoop(configuration: configuration)
+        loop.start()
+    }
+
+    /// A store dropped without ``shutdown()`` stops its thread too (without waiting for it).
+    deinit { loop.requestStop() }
+
+    /// Where it connects (print its `description`, which hides the password).
+    public var configuration: RedisSecondLevelConfiguration { loop.configuration }
+
+    public func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {
+        await loop.read(key, deadline: deadline)
+    }
+
+    /// Queues the write; the time-to-live is capped at ``RedisSecondLevelConfiguration/maxTimeToLive``. Counted as
+    /// a write once Redis stored it, as dropped when over the size limit, the queue is full, Redis is unreachable
+    /// or the namespace moved on.
+    public func write(
+        _ value: [UInt8],
+        for key: SecondLevelKey,
+        generation: SecondLevelGeneration,
+        timeToLive: Duration,
+        tags: [SecondLevelTag]
+    ) {
+        loop.enqueue(
+            RedisSecondLevelLoop.Write(
+                key: key, value: value, token: generation.token,
+                timeToLiveMilliseconds: min(timeToLive, loop.configuration.maxTimeToLive).milliseconds, tags: tags))
+    }
+
+    public func clearNamespace(_ namespace: SecondLevelNamespace) async {
+        await loop.clear(.namespace(namespace))
+    }
+
+    /// Deletes the values the tags' index sets name in the namespace's current generation: O(entries named).
+    public func clearTags(_ tags: [SecondLevelTag], in namespace: SecondLevelNamespace) async {
+        guard !tags.isEmpty else { return }
+        await loop.clear(.tags(tags, namespace))
+    }
+
+    public func clearAll() async {
+        await loop.clear(.all)
+    }
+
+    public func statistics() -> SecondLevelStatistics {
+        loop.statistics()
+    }
+
+    /// Answers every pending read with `.unavailable(.stopped)`, closes the connection; returns once the thread is
+    /// done. Clears not yet applied are abandoned.
+    public func shutdown() async {
+        await loop.stop()
+    }
+}

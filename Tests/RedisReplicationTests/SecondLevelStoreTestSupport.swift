@@ -1,0 +1,83 @@
+import FixtureSupport
+import Foundation
+import Testing
+import UnifiedCache
+
+@testable import RedisReplication
+
+/// A second-level configuration for `url` under a key prefix no other test uses, with short backoff so outage tests
+/// finish quickly (the command timeout stays 1 s: shorter ones can trip on a loaded machine).
+func secondLevelConfiguration(url: String, label: String) throws -> RedisSecondLevelConfiguration {
+    var configuration = try RedisSecondLevelConfiguration(url: url)
+    configuration.keyPrefix = "ucache-test:l2:\(label):\(UUID().uuidString.prefix(8)):"
+    configuration.connection.commandTimeout = .seconds(1)
+    configuration.connection.pingInterval = .milliseconds(50)
+    configuration.connection.initialBackoff = .milliseconds(20)
+    configuration.connection.maximumBackoff = .milliseconds(200)
+    return configuration
+}
+
+/// A store on `url`, connected (reads fail fast until it is).
+func connectedStore(_ configuration: RedisSecondLevelConfiguration) async throws -> RedisSecondLevelStore {
+    let store = RedisSecondLevelStore(configuration: configuration)
+    try await waitUntil { store.statistics().isConnected }
+    return store
+}
+
+/// A generous read deadline for tests that are not about deadlines (a loaded machine must not turn hits into
+/// timeouts).
+let patientDeadline = Duration.milliseconds(TestTiming.milliseconds(2_000))
+
+func key(_ namespace: String, _ name: String) -> SecondLevelKey {
+    SecondLevelKey(namespace: SecondLevelNamespace(namespace), name: name)
+}
+
+/// The generation a read saw; fails the test when the read had no answer.
+func generation(of read: SecondLevelRead) -> SecondLevelGeneration {
+    switch read {
+    case .hit(_, let generation), .miss(let generation): return generation
+    case .unavailable(let failure):
+        Issue.record("the read had no answer: \(failure)")
+        return SecondLevelGeneration(token: "?")
+    }
+}
+
+/// Writes and waits until Redis has answered the write (stored or dropped).
+func writeAndSettle(
+    _ store: RedisSecondLevelStore, _ value: [UInt8], for key: SecondLevelKey, generation: SecondLevelGeneration,
+    timeToLive: Duration = .seconds(60), tags: [SecondLevelTag] = []
+) async throws {
+    let before = store.statistics()
+    store.write(value, for: key, generation: generation, timeToLive: timeToLive, tags: tags)
+    try await waitUntil {
+        let now = store.statistics()
+        return now.writes + now.droppedWrites > before.writes + before.droppedWrites
+    }
+}
+
+/// A plain blocking connection for looking at what the store left in Redis (PTTL, INFO), as an operator would.
+final class RawRedis {
+    private let connection: RedisConnection
+
+    init(_ configuration: RedisSecondLevelConfiguration) throws {
+        connection = try RedisConnection(configuration.connection)
+    }
+
+    func command(_ arguments: String...) throws -> RedisReply {
+        try connection.command(arguments.map { Array($0.utf8) })
+    }
+
+    func integer(_ arguments: String...) throws -> Int64? {
+        if case .integer(let value) = try connection.command(arguments.map { Array($0.utf8) }) { return value }
+        return nil
+    }
+
+    /// `calls` of one command in `INFO commandstats` (0 when never called).
+    func calls(of name: String) throws -> Int {
+        let info = try command("INFO", "commandstats").text ?? ""
+        guard let line = info.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("cmdstat_\(name):") }),
+            let field = line.split(separator: ",").first?.split(separator: "=").last
+        else { return 0 }
+        return Int(field) ?? 0
+    }
+}

@@ -1,0 +1,153 @@
+import FixtureSupport
+import Foundation
+import Testing
+import UnifiedCache
+
+@testable import RedisReplication
+
+@Suite("Redis second level: reads, generation-checked writes, clears and TTLs")
+struct SecondLevelStoreTests {
+    @Test("a miss returns the namespace's generation; a write with it is then read back byte for byte")
+    func writeThenRead() async throws {
+        let store = try await connectedStore(
+            secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "rw"))
+        let entry = key("session-a", "entry-1")
+        let first = await store.read(entry, deadline: patientDeadline)
+        #expect(first == .miss(generation: SecondLevelGeneration(token: "0.0")))
+
+        let value: [UInt8] = [0, 1, 2, 0, 0xFF, 13, 10, 0] + Array(repeating: 0x5A, count: 1000) + [0]
+        try await writeAndSettle(store, value, for: entry, generation: generation(of: first))
+        #expect(await store.read(entry, deadline: patientDeadline) == .hit(value, generation: generation(of: first)))
+        let statistics = store.statistics()
+        #expect(statistics.writes == 1 && statistics.hits == 1 && statistics.misses == 1)
+        #expect(statistics.bytesRead == value.count && statistics.bytesWritten == value.count)
+        #expect(statistics.answeredReads == 2 && statistics.readLatencyNanoseconds > 0)
+        await store.shutdown()
+    }
+
+    @Test("a write carrying the generation from before a namespace clear is not stored")
+    func staleGenerationWrite() async throws {
+        let store = try await connectedStore(
+            secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "stale"))
+        let entry = key("session-a", "entry-1")
+        let before = generation(of: await store.read(entry, deadline: patientDeadline))
+        await store.clearNamespace(SecondLevelNamespace("session-a"))
+        try await writeAndSettle(store, [1, 2, 3], for: entry, generation: before)
+
+        let after = await store.read(entry, deadline: patientDeadline)
+        #expect(after == .miss(generation: SecondLevelGeneration(token: "0.1")))
+        #expect(store.statistics().writes == 0 && store.statistics().droppedWrites == 1)
+        await store.shutdown()
+    }
+
+    @Test("a namespace clear hides everything in it, leaves other namespaces, and is one command in Redis")
+    func clearNamespace() async throws {
+        let server = try RedisTestServer.start()
+        let configuration = try secondLevelConfiguration(url: server.url, label: "ns")
+        let store = try await connectedStore(configuration)
+        let raw = try RawRedis(configuration)
+        let zero = SecondLevelGeneration(token: "0.0")
+        for index in 0..<50 {
+            store.write(
+                [UInt8(index)], for: key("alice", "e\(index)"), generation: zero, timeToLive: .seconds(60), tags: [])
+        }
+        try await writeAndSettle(store, [9], for: key("bob", "e0"), generation: zero)
+        try await waitUntil { store.statistics().writes == 51 }
+
+        let (scripts, increments, deletions) = (
+            try raw.calls(of: "evalsha"), try raw.calls(of: "incr"), try raw.calls(of: "del")
+        )
+        await store.clearNamespace(SecondLevelNamespace("alice"))
+        #expect(try raw.calls(of: "evalsha") == scripts + 1)
+        #expect(try raw.calls(of: "incr") == increments + 1)
+        #expect(try raw.calls(of: "del") == deletions)
+        #expect(store.statistics().clears == 1)
+
+        for index in [0, 17, 49] {
+            #expect(
+                await store.read(key("alice", "e\(index)"), deadline: patientDeadline)
+                    == .miss(generation: SecondLevelGeneration(token: "0.1")))
+        }
+        #expect(await store.read(key("bob", "e0"), deadline: patientDeadline) == .hit([9], generation: zero))
+        await store.shutdown()
+        server.kill()
+    }
+
+    @Test("a tag clear removes exactly the entries indexed under its tags, in that namespace")
+    func clearTags() async throws {
+        let store = try await connectedStore(
+            secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "tags"))
+        let zero = SecondLevelGeneration(token: "0.0")
+        let (balances, payees, cards) = (SecondLevelTag("balances"), SecondLevelTag("payees"), SecondLevelTag("cards"))
+        try await writeAndSettle(store, [1], for: key("alice", "balance-101"), generation: zero, tags: [balances])
+        try await writeAndSettle(store, [2], for: key("alice", "overview"), generation: zero, tags: [balances, payees])
+        try await writeAndSettle(store, [3], for: key("alice", "payee-list"), generation: zero, tags: [payees])
+        try await writeAndSettle(store, [4], for: key("alice", "card-list"), generation: zero, tags: [cards])
+        try await writeAndSettle(store, [5], for: key("bob", "balance-201"), generation: zero, tags: [balances])
+
+        await store.clearTags([balances, payees], in: SecondLevelNamespace("alice"))
+        for name in ["balance-101", "overview", "payee-list"] {
+            #expect(await store.read(key("alice", name), deadline: patientDeadline) == .miss(generation: zero))
+        }
+        #expect(await store.read(key("alice", "card-list"), deadline: patientDeadline) == .hit([4], generation: zero))
+        #expect(await store.read(key("bob", "balance-201"), deadline: patientDeadline) == .hit([5], generation: zero))
+        #expect(store.statistics().clears == 1)
+        await store.shutdown()
+    }
+
+    @Test("a fleet-wide clear moves every namespace at once")
+    func clearAll() async throws {
+        let store = try await connectedStore(
+            secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "all"))
+        let zero = SecondLevelGeneration(token: "0.0")
+        try await writeAndSettle(store, [1], for: key("alice", "a"), generation: zero)
+        try await writeAndSettle(store, [2], for: key("bob", "b"), generation: zero)
+        await store.clearNamespace(SecondLevelNamespace("bob"))
+
+        await store.clearAll()
+        #expect(
+            await store.read(key("alice", "a"), deadline: patientDeadline)
+                == .miss(generation: SecondLevelGeneration(token: "1.0")))
+        #expect(
+            await store.read(key("bob", "b"), deadline: patientDeadline)
+                == .miss(generation: SecondLevelGeneration(token: "1.1")))
+        #expect(store.statistics().clears == 2)
+        await store.shutdown()
+    }
+
+    @Test("values, tag sets and generation keys get TTLs; every TTL is capped by maxTimeToLive")
+    func timeToLive() async throws {
+        var configuration = try secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "ttl")
+        configuration.maxTimeToLive = .seconds(600)
+        let store = try await connectedStore(configuration)
+        let raw = try RawRedis(configuration)
+        let prefix = configuration.keyPrefix
+        await store.clearNamespace(SecondLevelNamespace("alice"))
+        #expect(try raw.integer("GET", "\(prefix)g:alice") == nil)  // a string "1", not an integer reply
+        let generationTTL = try #require(try raw.integer("PTTL", "\(prefix)g:alice"))
+        #expect(generationTTL > 590_000 && generationTTL <= 600_000)
+
+        let one = SecondLevelGeneration(token: "0.1")
+        try await writeAndSettle(
+            store, [1], for: key("alice", "short"), generation: one, timeToLive: .seconds(30),
+            tags: [SecondLevelTag("t")])
+        let valueTTL = try #require(try raw.integer("PTTL", "\(prefix)v:alice:0.1:short"))
+        let tagTTL = try #require(try raw.integer("PTTL", "\(prefix)t:alice:0.1:t"))
+        #expect(valueTTL > 20_000 && valueTTL <= 30_000)
+        #expect(tagTTL > 20_000 && tagTTL <= 30_000)
+
+        try await writeAndSettle(
+            store, [2], for: key("alice", "long"), generation: one, timeToLive: .seconds(7_200),
+            tags: [SecondLevelTag("t")])
+        let cappedTTL = try #require(try raw.integer("PTTL", "\(prefix)v:alice:0.1:long"))
+        #expect(cappedTTL > 590_000 && cappedTTL <= 600_000)
+        // The tag set lives as long as its longest-lived value; the generation key at least as long as any value.
+        #expect(try #require(try raw.integer("PTTL", "\(prefix)t:alice:0.1:t")) > 590_000)
+
+        // A generation key closer to its end than a new value is extended to outlive it.
+        _ = try raw.command("PEXPIRE", "\(prefix)g:alice", "1000")
+        try await writeAndSettle(store, [3], for: key("alice", "later"), generation: one, timeToLive: .seconds(60))
+        #expect(try #require(try raw.integer("PTTL", "\(prefix)g:alice")) > 50_000)
+        await store.shutdown()
+    }
+}
