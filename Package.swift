@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnifiedCacheTests",
-            dependencies: ["UnifiedCache", "FixtureSupport"],
+            dependencies: ["UnifiedCache", "FixtureSupport", "RedisReplication"],
             swiftSettings: strictSettings
         ),
         .testTarget(

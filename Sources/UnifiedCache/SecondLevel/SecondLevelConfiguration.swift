@@ -45,10 +45,19 @@ public struct SecondLevelConfiguration: Sendable {
         self.maximumTimeToLive = maximumTimeToLive
     }
 
-    /// How long the store keeps an entry stored at `storedAt` that is fresh until `expiresAt`.
+    /// How long the store keeps an entry fresh for `lifetime` (nil: never expires).
     func timeToLive(lifetime: Duration?, hasValidators: Bool) -> Duration {
-        guard let lifetime else { return maximumTimeToLive }
-        let kept = lifetime + (hasValidators ? revalidationRetention : .zero)
-        return max(.seconds(1), min(kept, maximumTimeToLive))
+        Self.timeToLive(
+            lifetime: lifetime, hasValidators: hasValidators, retention: revalidationRetention,
+            maximum: maximumTimeToLive)
+    }
+
+    /// The lifetime, plus `retention` when the entry can be revalidated, capped by `maximum`; at least a second.
+    static func timeToLive(lifetime: Duration?, hasValidators: Bool, retention: Duration, maximum: Duration)
+        -> Duration
+    {
+        guard let lifetime else { return maximum }
+        let kept = lifetime + (hasValidators ? retention : .zero)
+        return max(.seconds(1), min(kept, maximum))
     }
 }

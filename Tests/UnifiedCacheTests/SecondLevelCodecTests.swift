@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import UnifiedCache
+
+@Suite("The second level's entry form: round trip, and anything else is unreadable")
+struct SecondLevelCodecTests {
+    static let entry = RESTSecondLevelEntry(
+        status: 200,
+        body: Data(#"{"accounts":[{"id":"acc-1"}]}"#.utf8),
+        storedAt: Date(timeIntervalSince1970: 1_700_000_000.25),
+        expiresAt: Date(timeIntervalSince1970: 1_700_000_300.25),
+        metadata: CacheEntryMetadata(
+            timeout: .seconds(300), domains: ["balances", "accountSummary"], accounts: ["acc-1", "tok-1"],
+            isUplifted: false,
+            validators: CacheValidators(etag: "\"v1\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT"),
+            entityKeys: ["Account:acc-1"], tags: ["path:/api/accounts"]))
+
+    @Test("an entry decodes to what was encoded, field for field")
+    func roundTrip() throws {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        #expect(SecondLevelEntryCodec.decode(bytes) == Self.entry)
+    }
+
+    @Test("an entry that never expires, without validators and with an empty body round-trips too")
+    func roundTripOfTheSparseForm() {
+        let entry = RESTSecondLevelEntry(
+            status: 204, body: Data(), storedAt: Date(timeIntervalSince1970: 5), expiresAt: nil,
+            metadata: CacheEntryMetadata(timeout: .never, isUplifted: true))
+        #expect(SecondLevelEntryCodec.decode(SecondLevelEntryCodec.encode(entry)) == entry)
+    }
+
+    @Test("every truncation of a value is unreadable, never a crash")
+    func truncatedValues() {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        for length in 0..<bytes.count {
+            #expect(SecondLevelEntryCodec.decode(Array(bytes.prefix(length))) == nil, "length \(length)")
+        }
+    }
+
+    @Test("another magic, another version, or bytes left over make a value unreadable")
+    func foreignValues() {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        var magic = bytes
+        magic[0] ^= 0xFF
+        var version = bytes
+        version[4] = 2
+        #expect(SecondLevelEntryCodec.decode(magic) == nil)
+        #expect(SecondLevelEntryCodec.decode(version) == nil)
+        #expect(SecondLevelEntryCodec.decode(bytes + [0]) == nil)
+        #expect(SecondLevelEntryCodec.decode(Array("{\"json\":true}".utf8)) == nil)
+    }
+
+    @Test("flipping any byte either still decodes or is unreadable: it never traps")
+    func corruptedValues() {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        var unreadable = 0
+        for index in bytes.indices {
+            var corrupted = bytes
+            corrupted[index] ^= 0xA5
+            if SecondLevelEntryCodec.decode(corrupted) == nil { unreadable += 1 }
+        }
+        // Lengths, flags and the header are checked: a good share of single-byte corruptions are caught here; the
+        // rest (inside strings or the body) fail when the body is decoded as the response type, or change a field.
+        #expect(unreadable > 20)
+    }
+
+    @Test("a huge declared length is refused without allocating it")
+    func hugeDeclaredLength() {
+        var bytes = SecondLevelEntryCodec.encode(Self.entry)
+        let bodyLengthOffset = bytes.count - Self.entry.body.count - 4
+        bytes.replaceSubrange(bodyLengthOffset..<(bodyLengthOffset + 4), with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(SecondLevelEntryCodec.decode(bytes) == nil)
+    }
+}
+
+@Suite("The second level's names: keyed hashes that carry no identifier")
+struct SecondLevelNamesTests {
+    static let names = SecondLevelNames(secret: try! SecondLevelSecret(Array("l2-secret-for-tests-0123456789".utf8)))
+
+    @Test("namespaces, entry names and tags never contain the id, principal, key or account they are made from")
+    func noRawIdentifiers() {
+        let scope = CacheScope.session("12:session-alice|alice@example.com")
+        let key = Self.names.key(.rest, "accounts.acc-123456.balance", in: scope)
+        let tags = [
+            Self.names.tag(.account("acc-123456")), Self.names.tag(.entity("Account:acc-123456")),
+            Self.names.tag(.domain("balances")),
+        ]
+        for text in [key.namespace.name, key.name] + tags.map(\.name) {
+            for secret in ["session-alice", "alice", "example.com", "acc-123456", "balances", "Account"] {
+                #expect(!text.contains(secret))
+            }
+            #expect(text.count == 22)  // 16 bytes, base64url without padding
+        }
+    }
+
+    @Test("the same inputs give the same names on every replica; another secret, another name")
+    func stableAndKeyed() throws {
+        let other = SecondLevelNames(secret: try SecondLevelSecret(Array("another-secret-0123456789abcdef".utf8)))
+        let again = SecondLevelNames(secret: try SecondLevelSecret(Array("l2-secret-for-tests-0123456789".utf8)))
+        let scope = CacheScope.session("s|alice")
+        #expect(again.key(.rest, "k", in: scope) == Self.names.key(.rest, "k", in: scope))
+        #expect(other.key(.rest, "k", in: scope) != Self.names.key(.rest, "k", in: scope))
+        #expect(Self.names.namespace(of: .shared) != Self.names.namespace(of: .session("shared")))
+        #expect(Self.names.namespace(of: .session("s|alice")) != Self.names.namespace(of: .session("s|bob")))
+        #expect(Self.names.key(.rest, "k", in: scope) != Self.names.key(.graphQL, "k", in: scope))
+    }
+
+    @Test("a secret shorter than 16 bytes is refused")
+    func shortSecret() {
+        #expect(throws: UnifiedCacheError.self) { try SecondLevelSecret(Array("short".utf8)) }
+    }
+
+    @Test("an entry is tagged with what clears name; an uplifted one only with its kind and the uplifted tag")
+    func labels() {
+        let metadata = SecondLevelCodecTests.entry.metadata
+        let labels = SecondLevelNames.labels(
+            ofREST: metadata, key: "cardsExperienceV3.page_1", knownPrefixes: ["cardsExperienceV3", "payees"])
+        #expect(
+            labels == [
+                .kind(.rest), .domain("balances"), .domain("accountSummary"), .account("acc-1"), .account("tok-1"),
+                .entity("Account:acc-1"), .path("/api/accounts"), .keyPrefix("cardsExperienceV3"),
+            ])
+        var uplifted = metadata
+        uplifted.isUplifted = true
+        #expect(
+            SecondLevelNames.labels(ofREST: uplifted, key: "k", knownPrefixes: ["k"]) == [.kind(.rest), .uplifted])
+    }
+}
+
+@Suite("How long the store keeps an entry (garbage collection, not freshness)")
+struct SecondLevelTimeToLiveTests {
+    private func timeToLive(_ lifetime: Duration?, validators: Bool) -> Duration {
+        SecondLevelConfiguration.timeToLive(
+            lifetime: lifetime, hasValidators: validators, retention: .seconds(600), maximum: .seconds(86_400))
+    }
+
+    @Test("its lifetime, plus the revalidation retention when it has validators, capped by the maximum")
+    func timeToLive() {
+        #expect(timeToLive(.seconds(300), validators: false) == .seconds(300))
+        #expect(timeToLive(.seconds(300), validators: true) == .seconds(900))
+        #expect(timeToLive(nil, validators: false) == .seconds(86_400))
+        #expect(timeToLive(.seconds(90_000), validators: false) == .seconds(86_400))
+        #expect(timeToLive(.zero, validators: false) == .seconds(1))
+    }
+}

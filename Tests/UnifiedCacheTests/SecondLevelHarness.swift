@@ -1,0 +1,126 @@
+import FixtureSupport
+import Foundation
+import RedisReplication
+import Testing
+
+@testable import UnifiedCache
+
+/// Two hubs in one process — two replicas of a BFF fleet — over one fixture tenant, sharing a second level in a real
+/// Redis (under a key prefix of their own) and one manual clock; optionally replicating clears over the same Redis.
+struct SecondLevelHarness {
+    static let secret = "l2-fleet-secret-for-tests-0123456789"
+    let tenant: FixtureTenant
+    let clock = ManualCacheClock()
+    let redisURL: String
+    let a: CacheHub
+    let b: CacheHub
+
+    /// - Parameters:
+    ///   - redisURL: a server of the test's own (to pause or kill); the shared test Redis when nil.
+    ///   - replicating: whether clears also travel over the replication bus (logout tests).
+    ///   - readDeadline: patient by default, so a loaded machine never turns a hit into a timeout.
+    init(
+        _ label: String, redisURL: String? = nil, replicating: Bool = false,
+        readDeadline: Duration = .milliseconds(TestTiming.milliseconds(2_000))
+    ) async throws {
+        tenant = try await FixtureServer.tenant(label)
+        var url = redisURL ?? ""
+        if url.isEmpty { url = try await RedisTestServer.sharedURL() }
+        self.redisURL = url
+        let unique = "\(label):\(UUID().uuidString.prefix(8))"
+        a = try Self.hub(
+            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline)
+        b = try Self.hub(
+            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline)
+        for hub in [a, b] {
+            try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
+            if replicating {
+                try await waitUntil {
+                    let statistics = hub.replicationStatistics
+                    return statistics?.linkState == .subscribed && (statistics?.gapsRecovered ?? 0) >= 1
+                }
+            }
+        }
+    }
+
+    static func hub(
+        tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
+        deadline: Duration
+    ) throws -> CacheHub {
+        var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
+        storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
+        storeConfiguration.connection.commandTimeout = .seconds(1)
+        storeConfiguration.connection.pingInterval = .milliseconds(50)
+        storeConfiguration.connection.initialBackoff = .milliseconds(20)
+        storeConfiguration.connection.maximumBackoff = .milliseconds(200)
+        var replication: ReplicationConfiguration?
+        if replicating {
+            var bus = try RedisReplicationConfiguration(url: url)
+            bus.channel = "ucache-test:l2front:\(unique)"
+            bus.commandTimeout = .seconds(1)
+            bus.pingInterval = .milliseconds(50)
+            bus.initialBackoff = .milliseconds(20)
+            bus.maximumBackoff = .milliseconds(200)
+            replication = ReplicationConfiguration(
+                transport: RedisReplicationTransport(configuration: bus),
+                secret: try ReplicationSecret(Array(secret.utf8)))
+        }
+        return try CacheHub(
+            configuration: .init(
+                restBaseURL: tenant.baseURL,
+                graphQLEndpoint: tenant.graphqlURL,
+                maintenance: .init(interval: nil),
+                replication: replication,
+                secondLevel: SecondLevelConfiguration(
+                    store: RedisSecondLevelStore(configuration: storeConfiguration),
+                    secret: try SecondLevelSecret(Array(secret.utf8)),
+                    readDeadline: deadline)
+            ),
+            settings: SettingsStore(),
+            clock: clock
+        )
+    }
+
+    func session(_ hub: CacheHub, _ user: FixtureTenant.User, id: String? = nil) -> CacheSession {
+        hub.session(
+            id: id ?? "session-\(user.rawValue)", principal: VerifiedPrincipal(user.rawValue),
+            credentials: .bearer(user.token))
+    }
+
+    func counters() async throws -> FixtureCounters { try await tenant.counters() }
+
+    /// Waits until `hub`'s store has answered `count` writes in all (stored or dropped).
+    func waitForWrites(_ hub: CacheHub, _ count: Int) async throws {
+        try await waitUntil {
+            let store = hub.secondLevelStatistics?.store
+            return (store?.writes ?? 0) + (store?.droppedWrites ?? 0) >= count
+        }
+    }
+
+    func shutdown() async {
+        await a.shutdown()
+        await b.shutdown()
+    }
+}
+
+/// A cached GET of a fixture route under a key of the caller's choosing (timeout 600 s unless given).
+struct SecondLevelGET: RequestType {
+    typealias Response = AnyJSON
+    var path: String
+    var key: String
+    var queryItems: [QueryItem] = []
+    var timeout: Timeout = .seconds(600)
+    var domains: Set<String> = []
+    var accounts: Set<String> = []
+    var isShared = false
+    var cache: RequestCache? {
+        RequestCache(key: key, timeout: timeout, domains: domains, accountIds: accounts, isShared: isShared)
+    }
+}
+
+extension CacheSession {
+    /// Where the answer came from; fails the test on an error.
+    func source(of request: SecondLevelGET) async throws -> DataWithSource<AnyJSON> {
+        try await rest.performWithSource(with: request).get()
+    }
+}
