@@ -21,7 +21,8 @@ struct SecondLevelHarness {
     ///   - readDeadline: patient by default, so a loaded machine never turns a hit into a timeout.
     init(
         _ label: String, redisURL: String? = nil, replicating: Bool = false,
-        readDeadline: Duration = .milliseconds(TestTiming.milliseconds(2_000))
+        readDeadline: Duration = .milliseconds(TestTiming.milliseconds(2_000)),
+        settings: @Sendable () throws -> SettingsStore = { try SettingsStore() }
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var url = redisURL ?? ""
@@ -29,9 +30,11 @@ struct SecondLevelHarness {
         self.redisURL = url
         let unique = "\(label):\(UUID().uuidString.prefix(8))"
         a = try Self.hub(
-            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline)
+            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
+            settings: try settings())
         b = try Self.hub(
-            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline)
+            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
+            settings: try settings())
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -45,7 +48,7 @@ struct SecondLevelHarness {
 
     static func hub(
         tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
-        deadline: Duration
+        deadline: Duration, settings: SettingsStore
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
@@ -76,7 +79,7 @@ struct SecondLevelHarness {
                     secret: try SecondLevelSecret(Array(secret.utf8)),
                     readDeadline: deadline)
             ),
-            settings: SettingsStore(),
+            settings: settings,
             clock: clock
         )
     }
@@ -122,5 +125,25 @@ extension CacheSession {
     /// Where the answer came from; fails the test on an error.
     func source(of request: SecondLevelGET) async throws -> DataWithSource<AnyJSON> {
         try await rest.performWithSource(with: request).get()
+    }
+}
+
+/// `POST /api/payees`: a mutation whose own path invalidates the payee list.
+struct AddPayee: RequestType {
+    struct Body: Encodable, Sendable {
+        var name = "New"
+        var bsb = "000-000"
+        var accountNumber = "1"
+    }
+    typealias Response = AnyJSON
+    var method: CurlHTTPClient.Method { .post }
+    var path: String { "/api/payees" }
+    var body: Body? = Body()
+}
+
+extension SecondLevelHarness {
+    /// Waits until `hub` has applied `count` clears of the other replica.
+    func waitUntilApplied(_ hub: CacheHub, _ count: Int) async throws {
+        try await waitUntil { (hub.replicationStatistics?.applied ?? 0) >= count }
     }
 }
