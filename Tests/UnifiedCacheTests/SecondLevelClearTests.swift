@@ -52,7 +52,8 @@ struct SecondLevelClearTests {
         _ = harness.session(harness.a, .bob, id: "shared-device")
         await harness.a.waitForSessionEndings()
 
-        #expect(try await harness.session(harness.b, .alice, id: "shared-device").source(of: accounts).source == .network)
+        #expect(
+            try await harness.session(harness.b, .alice, id: "shared-device").source(of: accounts).source == .network)
     }
 
     @Test("a feature clear removes that feature's entries and leaves the others")
