@@ -1,0 +1,158 @@
+import CacheCore
+import FixtureSupport
+import Foundation
+import RESTCache
+import RedisReplication
+import UnifiedCache
+
+/// Two replicas in one process sharing a second level in a real redis-server on loopback.
+struct SecondLevelSuite: BenchSuite {
+    let help = """
+        ucache-bench l2 [--reads N] [--sessions N] [--routes N]
+
+        Hubs A and B share a second level in a redis-server started on a free loopback port (or UCACHE_REDIS_URL),
+        with the default 5 ms read deadline; the fixture server is the upstream. Timed, per read through
+        APIService.performWithSource (--reads keys, default 2,000; each key is a fresh entry of one session):
+        - L2 hit: B reads a key A fetched (B's memory has never seen it: a fresh key per read);
+        - L1 hit: B reads the same key again;
+        - upstream: a hub without a second level reads it (memory miss, fixture server over loopback HTTP).
+        Then a cold replica's hit rate over a workload of --sessions (default 200) × --routes (default 20)
+        entries, each read twice in a shuffled order, after replica A ran it once: a new hub with the second level
+        vs a new hub without.
+        """
+
+    private struct FlagsRequest: RequestType {
+        struct Flag: Decodable, Sendable { var name: String }
+        typealias Response = [Flag]
+        var key: String
+        var path: String { "/api/feature-flags" }
+        var cache: RequestCache? { RequestCache(key: key, timeout: .seconds(3_600)) }
+    }
+
+    func run(options: BenchOptions) async throws -> BenchReport {
+        let reads = options.int("reads", default: 2_000)
+        let sessions = options.int("sessions", default: 200)
+        let routes = options.int("routes", default: 20)
+        let tenant = try await FixtureServer.tenant("benchl2")
+        let ownServer: RedisTestServer? =
+            ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
+            ? try RedisTestServer.start() : nil
+        defer { ownServer?.kill() }
+        var url = ownServer?.url ?? ""
+        if url.isEmpty { url = try await RedisTestServer.sharedURL() }
+        let prefix = "ucache-bench:l2:\(UUID().uuidString.prefix(8)):"
+        let a = try Self.hub(tenant: tenant, url: url, prefix: prefix)
+        let b = try Self.hub(tenant: tenant, url: url, prefix: prefix)
+        let island = try Self.hub(tenant: tenant, url: nil, prefix: prefix)
+        for hub in [a, b] { try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true } }
+
+        let user = (principal: VerifiedPrincipal("bench"), credentials: UpstreamCredentials.bearer("token-alice"))
+        let onA = a.session(id: "bench-user", principal: user.principal, credentials: user.credentials)
+        let onB = b.session(id: "bench-user", principal: user.principal, credentials: user.credentials)
+        let onIsland = island.session(id: "bench-user", principal: user.principal, credentials: user.credentials)
+        let keys = (0..<reads).map { "bench.l2.\($0)" }
+        for key in keys { _ = try await Self.read(onA, key) }
+        try await Self.settle(a, writes: reads)
+
+        var secondLevelHits = Samples()
+        var memoryHits = Samples()
+        var upstream = Samples()
+        var notServedFromL2 = 0
+        for key in keys {
+            var begin = monotonicNanoseconds()
+            if try await Self.read(onB, key) != .cache { notServedFromL2 += 1 }
+            secondLevelHits.append(monotonicNanoseconds() - begin)
+            begin = monotonicNanoseconds()
+            _ = try await Self.read(onB, key)
+            memoryHits.append(monotonicNanoseconds() - begin)
+            begin = monotonicNanoseconds()
+            _ = try await Self.read(onIsland, key)
+            upstream.append(monotonicNanoseconds() - begin)
+        }
+
+        // A cold replica's first pass over a workload replica A has run.
+        let workload = (0..<sessions).flatMap { session in (0..<routes).map { (session, "bench.route.\($0)") } }
+        for (session, key) in workload {
+            _ = try await Self.read(Self.session(a, session), key)
+        }
+        try await Self.settle(a, writes: reads + workload.count)
+        var generator = SystemRandomNumberGenerator()
+        let order = (workload + workload).shuffled(using: &generator)
+        let cold = try Self.hub(tenant: tenant, url: url, prefix: prefix)
+        try await waitUntil { cold.secondLevelStatistics?.store.isConnected == true }
+        let coldIsland = try Self.hub(tenant: tenant, url: nil, prefix: prefix)
+        var rates: [Double] = []
+        for hub in [cold, coldIsland] {
+            var hits = 0
+            for (session, key) in order where try await Self.read(Self.session(hub, session), key) == .cache {
+                hits += 1
+            }
+            rates.append(Double(hits) / Double(order.count))
+        }
+        let statistics = b.secondLevelStatistics
+        for hub in [a, b, island, cold, coldIsland] { await hub.shutdown() }
+        return BenchReport(
+            suite: "l2",
+            machine: BenchReport.machineDescription,
+            columns: ["p50", "p99", "max", "hit rate"],
+            rows: [
+                Self.row("L2 hit: B reads what A fetched (µs)", secondLevelHits),
+                Self.row("L1 hit (µs)", memoryHits),
+                Self.row("upstream fetch, no L2 (µs)", upstream),
+                .init(name: "cold replica, warm L2", values: ["hit rate": rates[0]]),
+                .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
+            ],
+            notes: [
+                "Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"); read deadline 5 ms.",
+                "\(notServedFromL2) of \(reads) L2 reads were not hits; B's store: \(statistics?.store.timeouts ?? 0) "
+                    + "timeouts, \(statistics?.store.errors ?? 0) errors.",
+                "Workload: \(sessions) sessions × \(routes) entries, each read twice, shuffled.",
+            ]
+        )
+    }
+
+    private static func row(_ name: String, _ samples: Samples) -> BenchReport.Row {
+        .init(
+            name: name,
+            values: [
+                "p50": samples.percentile(0.5) / 1000, "p99": samples.percentile(0.99) / 1000,
+                "max": samples.percentile(1.0) / 1000,
+            ])
+    }
+
+    private static func read(_ session: CacheSession, _ key: String) async throws -> ResponseSource {
+        guard case .success(let answer) = await session.rest.performWithSource(with: FlagsRequest(key: key)) else {
+            throw BenchError("a read of \(key) failed")
+        }
+        return answer.source
+    }
+
+    private static func session(_ hub: CacheHub, _ index: Int) -> CacheSession {
+        hub.session(
+            id: "bench-session-\(index)", principal: VerifiedPrincipal("bench-\(index)"),
+            credentials: .bearer("token-alice"))
+    }
+
+    /// Waits until `hub`'s store has answered `writes` writes (stored or dropped).
+    private static func settle(_ hub: CacheHub, writes: Int) async throws {
+        try await waitUntil(timeout: .seconds(60)) {
+            let store = hub.secondLevelStatistics?.store
+            return (store?.writes ?? 0) + (store?.droppedWrites ?? 0) >= writes
+        }
+    }
+
+    private static func hub(tenant: FixtureTenant, url: String?, prefix: String) throws -> CacheHub {
+        var secondLevel: SecondLevelConfiguration?
+        if let url {
+            var redis = try RedisSecondLevelConfiguration(url: url)
+            redis.keyPrefix = prefix
+            secondLevel = SecondLevelConfiguration(
+                store: RedisSecondLevelStore(configuration: redis),
+                secret: try SecondLevelSecret(Array("bench-fleet-secret-0123456789".utf8)))
+        }
+        return try CacheHub(
+            configuration: .init(
+                restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL, secondLevel: secondLevel),
+            settings: SettingsStore())
+    }
+}
