@@ -45,11 +45,6 @@ final class RedisSecondLevelLoop: Sendable {
         var isSent = false
     }
 
-    struct ClearWaiter {
-        var continuation: CheckedContinuation<Void, Never>
-        var deadline: ContinuousClock.Instant
-    }
-
     private enum Admission {
         case queued(wake: Bool)
         case refused(SecondLevelFailure)
@@ -67,7 +62,7 @@ final class RedisSecondLevelLoop: Sendable {
         var writesOutstanding = 0
         /// Clears not yet applied, oldest first.
         var clears: [Clear] = []
-        var clearWaiters: [Int: ClearWaiter] = [:]
+        var clearWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextID = 0
         var statistics = SecondLevelStatistics()
         var onStopped: [CheckedContinuation<Void, Never>] = []
@@ -153,19 +148,26 @@ final class RedisSecondLevelLoop: Sendable {
         if needsWake { wake() }
     }
 
+    /// Queues the clear and waits until it is applied or ``RedisSecondLevelConfiguration/clearDeadline`` passed.
+    /// The deadline is kept by a task of its own, not by the loop, so it holds even while the loop's thread waits
+    /// for a connection to be made.
     func clear(_ operation: ClearOperation) async {
-        let deadline = clock.now + configuration.clearDeadline
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (stopped, needsWake) = shared.withLock { shared -> (Bool, Bool) in
-                guard !shared.stopRequested else { return (true, false) }
+            let (waiter, needsWake) = shared.withLock { shared -> (Int?, Bool) in
+                guard !shared.stopRequested else { return (nil, false) }
                 shared.nextID += 1
                 let waiter = shared.nextID
-                shared.clearWaiters[waiter] = ClearWaiter(continuation: continuation, deadline: deadline)
+                shared.clearWaiters[waiter] = continuation
                 shared.enqueue(operation, waiter: waiter, limit: configuration.clearQueueLimit)
-                return (false, wakeNeeded(&shared))
+                return (waiter, wakeNeeded(&shared))
             }
-            if stopped { continuation.resume() }
+            guard let waiter else { return continuation.resume() }
             if needsWake { wake() }
+            let deadline = configuration.clearDeadline
+            Task { [self] in
+                try? await Task.sleep(for: deadline)
+                shared.withLock { $0.clearWaiters.removeValue(forKey: waiter) }?.resume()
+            }
         }
     }
 

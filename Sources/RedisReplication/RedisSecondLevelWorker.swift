@@ -41,7 +41,6 @@ final class RedisSecondLevelWorker {
     private var lastSend: ContinuousClock.Instant
     private var nextAttempt: ContinuousClock.Instant
     private var backoff: Duration
-    private var nextClearDeadline: ContinuousClock.Instant?
     // Handed to the shared state at the next exchange.
     private var delta = SecondLevelStatistics()
     private var answeredWrites = 0
@@ -85,9 +84,8 @@ final class RedisSecondLevelWorker {
     // MARK: Shared state
 
     /// The one lock acquisition of a turn: hands over counters and applied clears, takes the queues, resumes
-    /// clear callers whose clear was applied or whose deadline passed.
+    /// clear callers whose clear was applied.
     private func exchange() -> Batch {
-        let now = clock.now
         let connected = connection != nil
         return loop.shared.withLock { shared in
             var batch = Batch()
@@ -101,20 +99,11 @@ final class RedisSecondLevelWorker {
                 guard let index = shared.clears.firstIndex(where: { $0.id == id }) else { continue }
                 for waiter in shared.clears.remove(at: index).waiters {
                     if let waiting = shared.clearWaiters.removeValue(forKey: waiter) {
-                        batch.finishedWaiters.append(waiting.continuation)
+                        batch.finishedWaiters.append(waiting)
                     }
                 }
             }
             appliedClears.removeAll()
-            nextClearDeadline = nil
-            for (id, waiter) in shared.clearWaiters {
-                if waiter.deadline <= now {
-                    shared.clearWaiters[id] = nil
-                    batch.finishedWaiters.append(waiter.continuation)
-                } else {
-                    nextClearDeadline = min(nextClearDeadline ?? waiter.deadline, waiter.deadline)
-                }
-            }
             batch.stop = shared.stopRequested
             swap(&batch.reads, &shared.reads)
             swap(&batch.writes, &shared.writes)
@@ -204,10 +193,9 @@ final class RedisSecondLevelWorker {
         backoff = min(backoff * 2, configuration.connection.maximumBackoff)
     }
 
-    /// Sleeps in poll() on the wake pipe until the next connection attempt, a clear's deadline or a wake-up.
+    /// Sleeps in poll() on the wake pipe until the next connection attempt or a wake-up.
     private func waitForWake() {
-        let deadline = min(nextAttempt, nextClearDeadline ?? nextAttempt)
-        let remaining = deadline - clock.now
+        let remaining = nextAttempt - clock.now
         guard remaining > .zero else { return }
         var descriptor = pollfd(fd: loop.wakeReader, events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, Int32(remaining.milliseconds))
@@ -227,7 +215,7 @@ final class RedisSecondLevelWorker {
                 shared.clearWaiters.removeAll()
                 shared.onStopped.removeAll()
             }
-            return (shared.clearWaiters.values.map(\.continuation), shared.onStopped)
+            return (Array(shared.clearWaiters.values), shared.onStopped)
         }
         for read in stopped { read.resume(returning: .unavailable(.stopped)) }
         for waiter in waiters + onStopped { waiter.resume() }
@@ -269,7 +257,6 @@ final class RedisSecondLevelWorker {
         var deadline = expireReads(now: now) ?? (lastSend + configuration.connection.pingInterval)
         deliver()
         if let oldest = owed.dropFirst(owedHead).first?.sentAt { deadline = min(deadline, oldest + timeout) }
-        if let nextClearDeadline { deadline = min(deadline, nextClearDeadline) }
         now = clock.now
         let wait = deadline > now ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
@@ -301,6 +288,9 @@ final class RedisSecondLevelWorker {
         owedHead += 1
         if owedHead == owed.count {
             owed.removeAll(keepingCapacity: true)
+            owedHead = 0
+        } else if owedHead >= 4096, owedHead * 2 >= owed.count {
+            owed.removeFirst(owedHead)  // a pipeline that never drains must not grow forever
             owedHead = 0
         }
         let lostScripts = RedisSecondLevelCommands.isNoScript(reply)

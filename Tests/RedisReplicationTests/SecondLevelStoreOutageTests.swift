@@ -72,6 +72,72 @@ struct SecondLevelStoreOutageTests {
         server.kill()
     }
 
+    @Test("a reply that comes after its read's deadline is discarded, never given to a later read")
+    func lateReplyDiscarded() async throws {
+        let server = try RedisTestServer.start()
+        var configuration = try secondLevelConfiguration(url: server.url, label: "late")
+        configuration.connection.commandTimeout = .seconds(30)  // the connection survives the pause
+        let store = try await connectedStore(configuration)
+        try await writeAndSettle(store, [1], for: key("alice", "a"), generation: zero)
+        try await writeAndSettle(store, [2], for: key("alice", "b"), generation: zero)
+        server.pause()
+        #expect(await store.read(key("alice", "a"), deadline: .milliseconds(30)) == .unavailable(.timeout))
+        server.resume()
+        #expect(await store.read(key("alice", "b"), deadline: patientDeadline) == .hit([2], generation: zero))
+        #expect(store.statistics().isConnected && store.statistics().timeouts == 1)
+        await store.shutdown()
+        server.kill()
+    }
+
+    @Test("a clear while Redis is paused returns by its deadline and is applied once Redis answers again")
+    func clearWhilePaused() async throws {
+        let server = try RedisTestServer.start()
+        var configuration = try secondLevelConfiguration(url: server.url, label: "pauseclear")
+        configuration.clearDeadline = .milliseconds(100)
+        let store = try await connectedStore(configuration)
+        try await writeAndSettle(store, [1], for: key("alice", "a"), generation: zero)
+        server.pause()
+        let started = clock.now
+        await store.clearNamespace(SecondLevelNamespace("alice"))
+        #expect(clock.now - started < .milliseconds(100 + TestTiming.milliseconds(400)))
+        // Past the command timeout the connection is dropped; the clear is sent again on the next one.
+        try await waitUntil { !store.statistics().isConnected }
+        server.resume()
+        try await waitUntil { store.statistics().clears >= 1 }
+        let read = await store.read(key("alice", "a"), deadline: patientDeadline)
+        // Redis may also have run the copy sent before the pause: a clear applied twice is harmless.
+        #expect(
+            read == .miss(generation: SecondLevelGeneration(token: "0.1"))
+                || read == .miss(generation: SecondLevelGeneration(token: "0.2")))
+        await store.shutdown()
+        server.kill()
+    }
+
+    @Test("clears beyond clearQueueLimit during an outage collapse into one fleet-wide clear")
+    func clearQueueCollapse() async throws {
+        let server = try RedisTestServer.start()
+        var configuration = try secondLevelConfiguration(url: server.url, label: "collapse")
+        configuration.clearQueueLimit = 2
+        configuration.clearDeadline = .milliseconds(50)
+        let store = try await connectedStore(configuration)
+        server.kill()
+        try await waitUntil { !store.statistics().isConnected }
+        await store.clearNamespace(SecondLevelNamespace("alice"))
+        await store.clearTags([SecondLevelTag("balances")], in: SecondLevelNamespace("bob"))
+        await store.clearNamespace(SecondLevelNamespace("carol"))
+
+        try server.restart()
+        try await waitUntil { store.statistics().clears == 1 }
+        // One INCR of the epoch, no namespace generation: every namespace moved, carol's and dave's alike.
+        for name in ["alice", "carol", "dave"] {
+            #expect(
+                await store.read(key(name, "a"), deadline: patientDeadline)
+                    == .miss(generation: SecondLevelGeneration(token: "1.0")))
+        }
+        await store.shutdown()
+        server.kill()
+    }
+
     @Test("Redis killed: reads fail at once with .error; after a restart the same store reads again")
     func killedAndRestarted() async throws {
         let server = try RedisTestServer.start()
