@@ -1,12 +1,6 @@
-import Foundation
+import Foundation  // Thread, once at start; nothing per read
 import Synchronization
 import UnifiedCache
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
 /// loop is not already due to wake, write one byte to its pipe. All Redis I/O happens on the loop's own thread
@@ -84,22 +78,10 @@ final class RedisSecondLevelLoop: Sendable {
     let configuration: RedisSecondLevelConfiguration
     let clock = ContinuousClock()
     let shared = Mutex(Shared())
-    /// The self-pipe that wakes poll(): read end polled by the loop, write end written by any thread.
-    let wakeReader: Int32
-    let wakeWriter: Int32
+    let wakePipe = RedisWakePipe()
 
     init(configuration: RedisSecondLevelConfiguration) {
         self.configuration = configuration
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        wakeReader = fds[0]
-        wakeWriter = fds[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
     }
 
     /// Starts the loop's thread. The thread holds the loop (not the store), so a store dropped without
@@ -204,8 +186,7 @@ final class RedisSecondLevelLoop: Sendable {
         return !shared.wakePending
     }
 
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)  // EAGAIN: the pipe is full, the loop wakes anyway
+    private func wake() {
+        wakePipe.wake()
     }
 }

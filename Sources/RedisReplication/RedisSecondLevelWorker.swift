@@ -60,7 +60,7 @@ final class RedisSecondLevelWorker {
 
     func run() {
         while true {
-            drainWakePipe(loop.wakeReader)
+            loop.wakePipe.drain()
             let batch = exchange()
             for waiter in batch.finishedWaiters { waiter.resume() }
             if batch.stop {
@@ -197,8 +197,7 @@ final class RedisSecondLevelWorker {
     private func waitForWake() {
         let remaining = nextAttempt - clock.now
         guard remaining > .zero else { return }
-        var descriptor = pollfd(fd: loop.wakeReader, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, Int32(remaining.milliseconds))
+        loop.wakePipe.wait(milliseconds: remaining.milliseconds)
     }
 
     private func finish(_ batch: Batch) {
@@ -261,7 +260,7 @@ final class RedisSecondLevelWorker {
         let wait = deadline > now ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
         var descriptors = [
-            pollfd(fd: loop.wakeReader, events: readable, revents: 0),
+            pollfd(fd: loop.wakePipe.reader, events: readable, revents: 0),
             pollfd(
                 fd: connection.fileDescriptor, events: readable | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
         ]
