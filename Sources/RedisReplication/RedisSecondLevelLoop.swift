@@ -59,6 +59,8 @@ final class RedisSecondLevelLoop: Sendable {
         var clearWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextID = 0
         var statistics = SecondLevelStatistics()
+        /// Why the last connection failed or could not be made (never holds the password).
+        var lastError: RedisReplicationError?
         var onStopped: [CheckedContinuation<Void, Never>] = []
 
         /// Queues a clear; when ``RedisSecondLevelConfiguration/clearQueueLimit`` clears are pending, the unsent
@@ -159,6 +161,10 @@ final class RedisSecondLevelLoop: Sendable {
             statistics.isConnected = shared.isConnected
             return statistics
         }
+    }
+
+    var lastError: RedisReplicationError? {
+        shared.withLock { $0.lastError }
     }
 
     /// Asks the thread to stop without waiting (a store dropped without shutdown).

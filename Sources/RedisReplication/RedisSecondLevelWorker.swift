@@ -76,7 +76,7 @@ final class RedisSecondLevelWorker {
             do throws(RedisReplicationError) {
                 try turn(batch)
             } catch {
-                disconnect()
+                disconnect(error)
             }
         }
     }
@@ -166,15 +166,16 @@ final class RedisSecondLevelWorker {
             lastSend = clock.now
             return true
         } catch {
-            nextAttempt = clock.now + backoff * Double.random(in: 0.8...1.2)  // jittered: a fleet not in lockstep
-            backoff = min(backoff * 2, configuration.connection.maximumBackoff)
+            loop.shared.withLock { $0.lastError = error }
+            scheduleReconnection()
             return false
         }
     }
 
     /// Drops the connection: reads in flight fail now, writes in flight are dropped, clears in flight are re-sent
     /// after the reconnection (the next exchange marks them unsent).
-    private func disconnect() {
+    private func disconnect(_ error: RedisReplicationError) {
+        loop.shared.withLock { $0.lastError = error }
         connection = nil
         commands = nil
         for (what, _) in owed[owedHead...] {
@@ -189,6 +190,11 @@ final class RedisSecondLevelWorker {
         for read in reads.values { answered.append((read.continuation, .unavailable(.error))) }
         reads.removeAll()
         deliver()
+        scheduleReconnection()
+    }
+
+    /// Backoff doubling up to the maximum, with ±20 % jitter so a fleet does not reconnect in lockstep.
+    private func scheduleReconnection() {
         nextAttempt = clock.now + backoff * Double.random(in: 0.8...1.2)
         backoff = min(backoff * 2, configuration.connection.maximumBackoff)
     }
@@ -204,19 +210,19 @@ final class RedisSecondLevelWorker {
         connection = nil
         let stopped = reads.values.map(\.continuation) + batch.reads.map(\.continuation)
         reads.removeAll()
-        let (waiters, onStopped) = loop.shared.withLock { shared in
+        let (queued, waiters, onStopped) = loop.shared.withLock { shared in
             shared.isRunning = false
             shared.isConnected = false
             shared.clears.removeAll()
             shared.writes.removeAll()
-            shared.reads.removeAll()
             defer {
+                shared.reads.removeAll()  // none: reads are refused once a stop is requested
                 shared.clearWaiters.removeAll()
                 shared.onStopped.removeAll()
             }
-            return (Array(shared.clearWaiters.values), shared.onStopped)
+            return (shared.reads.map(\.continuation), Array(shared.clearWaiters.values), shared.onStopped)
         }
-        for read in stopped { read.resume(returning: .unavailable(.stopped)) }
+        for read in stopped + queued { read.resume(returning: .unavailable(.stopped)) }
         for waiter in waiters + onStopped { waiter.resume() }
     }
 

@@ -24,6 +24,9 @@ struct SecondLevelStoreLifecycleTests {
         #expect(!rejected.statistics().isConnected)
         #expect(await rejected.read(key("alice", "a"), deadline: .seconds(5)) == .unavailable(.error))
         #expect(!wrong.description.contains("not-the-password"))
+        let error = try #require(rejected.lastError)
+        #expect(error.code == .authenticationFailed)
+        #expect(!error.description.contains("not-the-password"))
         await rejected.shutdown()
         server.kill()
     }
