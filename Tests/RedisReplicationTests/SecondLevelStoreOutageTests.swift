@@ -114,4 +114,19 @@ struct SecondLevelStoreOutageTests {
                 == .miss(generation: SecondLevelGeneration(token: "0.1")))
         await redis.stop()
     }
+
+    @Test("after Redis lost the scripts (SCRIPT FLUSH) the store reconnects, loads them again and reads work")
+    func scriptsReloaded() async throws {
+        let redis = try await OwnRedis("noscript")
+        let store = redis.store
+        try await writeAndSettle(store, [5], for: key("alice", "a"), generation: initialGeneration)
+        _ = try RawRedis(redis.configuration).command("SCRIPT", "FLUSH")
+        // The first read after the flush fails (NOSCRIPT); the store then makes its connection again.
+        #expect(await store.read(key("alice", "a"), deadline: patientDeadline) == .unavailable(.error))
+        try await waitUntil {
+            await store.read(key("alice", "a"), deadline: patientDeadline) == .hit([5], generation: initialGeneration)
+        }
+        #expect(store.lastError?.code == .protocolError)
+        await redis.stop()
+    }
 }
