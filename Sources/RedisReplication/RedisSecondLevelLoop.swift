@@ -107,7 +107,9 @@ final class RedisSecondLevelLoop: Sendable {
                     return .refused(.error)
                 }
                 shared.reads.append(
-                    Read(key: key, startedAt: startedAt, deadline: startedAt + deadline, continuation: continuation))
+                    Read(
+                        key: key, startedAt: startedAt, deadline: startedAt + min(deadline, .seconds(3600)),
+                        continuation: continuation))
                 return .queued(wake: wakeNeeded(&shared))
             }
             switch admission {
