@@ -1,12 +1,6 @@
-import Foundation
+import Foundation  // Thread, once at start; nothing per read
 import Synchronization
 import UnifiedCache
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 /// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
 /// loop is not already due to wake, write one byte to its pipe. All Redis I/O happens on the loop's own thread
@@ -45,11 +39,6 @@ final class RedisSecondLevelLoop: Sendable {
         var isSent = false
     }
 
-    struct ClearWaiter {
-        var continuation: CheckedContinuation<Void, Never>
-        var deadline: ContinuousClock.Instant
-    }
-
     private enum Admission {
         case queued(wake: Bool)
         case refused(SecondLevelFailure)
@@ -67,9 +56,11 @@ final class RedisSecondLevelLoop: Sendable {
         var writesOutstanding = 0
         /// Clears not yet applied, oldest first.
         var clears: [Clear] = []
-        var clearWaiters: [Int: ClearWaiter] = [:]
+        var clearWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextID = 0
         var statistics = SecondLevelStatistics()
+        /// Why the last connection failed or could not be made (never holds the password).
+        var lastError: RedisReplicationError?
         var onStopped: [CheckedContinuation<Void, Never>] = []
 
         /// Queues a clear; when ``RedisSecondLevelConfiguration/clearQueueLimit`` clears are pending, the unsent
@@ -89,22 +80,10 @@ final class RedisSecondLevelLoop: Sendable {
     let configuration: RedisSecondLevelConfiguration
     let clock = ContinuousClock()
     let shared = Mutex(Shared())
-    /// The self-pipe that wakes poll(): read end polled by the loop, write end written by any thread.
-    let wakeReader: Int32
-    let wakeWriter: Int32
+    let wakePipe = RedisWakePipe()
 
     init(configuration: RedisSecondLevelConfiguration) {
         self.configuration = configuration
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        wakeReader = fds[0]
-        wakeWriter = fds[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
     }
 
     /// Starts the loop's thread. The thread holds the loop (not the store), so a store dropped without
@@ -128,7 +107,9 @@ final class RedisSecondLevelLoop: Sendable {
                     return .refused(.error)
                 }
                 shared.reads.append(
-                    Read(key: key, startedAt: startedAt, deadline: startedAt + deadline, continuation: continuation))
+                    Read(
+                        key: key, startedAt: startedAt, deadline: startedAt + min(deadline, .seconds(3600)),
+                        continuation: continuation))
                 return .queued(wake: wakeNeeded(&shared))
             }
             switch admission {
@@ -153,19 +134,26 @@ final class RedisSecondLevelLoop: Sendable {
         if needsWake { wake() }
     }
 
+    /// Queues the clear and waits until it is applied or ``RedisSecondLevelConfiguration/clearDeadline`` passed.
+    /// The deadline is kept by a task of its own, not by the loop, so it holds even while the loop's thread waits
+    /// for a connection to be made.
     func clear(_ operation: ClearOperation) async {
-        let deadline = clock.now + configuration.clearDeadline
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (stopped, needsWake) = shared.withLock { shared -> (Bool, Bool) in
-                guard !shared.stopRequested else { return (true, false) }
+            let (waiter, needsWake) = shared.withLock { shared -> (Int?, Bool) in
+                guard !shared.stopRequested else { return (nil, false) }
                 shared.nextID += 1
                 let waiter = shared.nextID
-                shared.clearWaiters[waiter] = ClearWaiter(continuation: continuation, deadline: deadline)
+                shared.clearWaiters[waiter] = continuation
                 shared.enqueue(operation, waiter: waiter, limit: configuration.clearQueueLimit)
-                return (false, wakeNeeded(&shared))
+                return (waiter, wakeNeeded(&shared))
             }
-            if stopped { continuation.resume() }
+            guard let waiter else { return continuation.resume() }
             if needsWake { wake() }
+            let deadline = configuration.clearDeadline
+            Task { [self] in
+                try? await Task.sleep(for: deadline)
+                shared.withLock { $0.clearWaiters.removeValue(forKey: waiter) }?.resume()
+            }
         }
     }
 
@@ -175,6 +163,10 @@ final class RedisSecondLevelLoop: Sendable {
             statistics.isConnected = shared.isConnected
             return statistics
         }
+    }
+
+    var lastError: RedisReplicationError? {
+        shared.withLock { $0.lastError }
     }
 
     /// Asks the thread to stop without waiting (a store dropped without shutdown).
@@ -202,8 +194,7 @@ final class RedisSecondLevelLoop: Sendable {
         return !shared.wakePending
     }
 
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)  // EAGAIN: the pipe is full, the loop wakes anyway
+    private func wake() {
+        wakePipe.wake()
     }
 }

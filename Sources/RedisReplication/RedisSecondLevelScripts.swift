@@ -13,9 +13,10 @@ import UnifiedCache
 ///
 /// **Generation safety rule.** A generation key may only vanish (expire) after every value written under an older
 /// generation of its namespace has expired; otherwise the count would restart at 0 and old values under `<epoch>.0`,
-/// `<epoch>.1`, … would become readable again. Every value's TTL is capped at `maxTimeToLive`, a clear leaves the
-/// generation key at least `maxTimeToLive` to live, and every write extends it to at least the value's TTL: so the
-/// key outlives every value written before or after its last clear.
+/// `<epoch>.1`, … would become readable again. So every write makes the generation key live at least as long as the
+/// value (creating it at `0` when absent), and `INCR` keeps a key's TTL: the key outlives every value of every
+/// generation of its namespace, whatever `maxTimeToLive` each replica has. A clear also leaves it at least
+/// `maxTimeToLive`. A write never gives a TTL to a generation key that has none (one that never expires is safe).
 struct RedisSecondLevelScripts {
     /// KEYS: epoch, generation. ARGV: value-key prefix (`…v:<ns>:`), name.
     /// Returns `{token, value or nil}`.
@@ -37,7 +38,8 @@ struct RedisSecondLevelScripts {
           if redis.call('PTTL', k) < ttl then redis.call('PEXPIRE', k, ttl) end
         end
         local g = redis.call('PTTL', KEYS[2])
-        if g ~= -2 and g < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
+        if g == -2 then redis.call('SET', KEYS[2], '0', 'PX', ttl)
+        elseif g >= 0 and g < ttl then redis.call('PEXPIRE', KEYS[2], ttl) end
         return 1
         """
 

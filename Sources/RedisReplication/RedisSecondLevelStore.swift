@@ -71,6 +71,10 @@ public final class RedisSecondLevelStore: SecondLevelStore {
         loop.statistics()
     }
 
+    /// Why the last connection failed or could not be made (refused, AUTH rejected, timed out), for an operator's
+    /// log next to `statistics().isConnected`; nil before any failure. Never contains the password.
+    public var lastError: RedisReplicationError? { loop.lastError }
+
     /// Answers every pending read with `.unavailable(.stopped)`, closes the connection; returns once the thread is
     /// done. Clears not yet applied are abandoned.
     public func shutdown() async {

@@ -41,7 +41,6 @@ final class RedisSecondLevelWorker {
     private var lastSend: ContinuousClock.Instant
     private var nextAttempt: ContinuousClock.Instant
     private var backoff: Duration
-    private var nextClearDeadline: ContinuousClock.Instant?
     // Handed to the shared state at the next exchange.
     private var delta = SecondLevelStatistics()
     private var answeredWrites = 0
@@ -61,7 +60,7 @@ final class RedisSecondLevelWorker {
 
     func run() {
         while true {
-            drainWakePipe(loop.wakeReader)
+            loop.wakePipe.drain()
             let batch = exchange()
             for waiter in batch.finishedWaiters { waiter.resume() }
             if batch.stop {
@@ -77,7 +76,7 @@ final class RedisSecondLevelWorker {
             do throws(RedisReplicationError) {
                 try turn(batch)
             } catch {
-                disconnect()
+                disconnect(error)
             }
         }
     }
@@ -85,9 +84,8 @@ final class RedisSecondLevelWorker {
     // MARK: Shared state
 
     /// The one lock acquisition of a turn: hands over counters and applied clears, takes the queues, resumes
-    /// clear callers whose clear was applied or whose deadline passed.
+    /// clear callers whose clear was applied.
     private func exchange() -> Batch {
-        let now = clock.now
         let connected = connection != nil
         return loop.shared.withLock { shared in
             var batch = Batch()
@@ -101,20 +99,11 @@ final class RedisSecondLevelWorker {
                 guard let index = shared.clears.firstIndex(where: { $0.id == id }) else { continue }
                 for waiter in shared.clears.remove(at: index).waiters {
                     if let waiting = shared.clearWaiters.removeValue(forKey: waiter) {
-                        batch.finishedWaiters.append(waiting.continuation)
+                        batch.finishedWaiters.append(waiting)
                     }
                 }
             }
             appliedClears.removeAll()
-            nextClearDeadline = nil
-            for (id, waiter) in shared.clearWaiters {
-                if waiter.deadline <= now {
-                    shared.clearWaiters[id] = nil
-                    batch.finishedWaiters.append(waiter.continuation)
-                } else {
-                    nextClearDeadline = min(nextClearDeadline ?? waiter.deadline, waiter.deadline)
-                }
-            }
             batch.stop = shared.stopRequested
             swap(&batch.reads, &shared.reads)
             swap(&batch.writes, &shared.writes)
@@ -177,15 +166,16 @@ final class RedisSecondLevelWorker {
             lastSend = clock.now
             return true
         } catch {
-            nextAttempt = clock.now + backoff * Double.random(in: 0.8...1.2)  // jittered: a fleet not in lockstep
-            backoff = min(backoff * 2, configuration.connection.maximumBackoff)
+            loop.shared.withLock { $0.lastError = error }
+            scheduleReconnection()
             return false
         }
     }
 
     /// Drops the connection: reads in flight fail now, writes in flight are dropped, clears in flight are re-sent
     /// after the reconnection (the next exchange marks them unsent).
-    private func disconnect() {
+    private func disconnect(_ error: RedisReplicationError) {
+        loop.shared.withLock { $0.lastError = error }
         connection = nil
         commands = nil
         for (what, _) in owed[owedHead...] {
@@ -200,36 +190,39 @@ final class RedisSecondLevelWorker {
         for read in reads.values { answered.append((read.continuation, .unavailable(.error))) }
         reads.removeAll()
         deliver()
+        scheduleReconnection()
+    }
+
+    /// Backoff doubling up to the maximum, with ±20 % jitter so a fleet does not reconnect in lockstep.
+    private func scheduleReconnection() {
         nextAttempt = clock.now + backoff * Double.random(in: 0.8...1.2)
         backoff = min(backoff * 2, configuration.connection.maximumBackoff)
     }
 
-    /// Sleeps in poll() on the wake pipe until the next connection attempt, a clear's deadline or a wake-up.
+    /// Sleeps in poll() on the wake pipe until the next connection attempt or a wake-up.
     private func waitForWake() {
-        let deadline = min(nextAttempt, nextClearDeadline ?? nextAttempt)
-        let remaining = deadline - clock.now
+        let remaining = nextAttempt - clock.now
         guard remaining > .zero else { return }
-        var descriptor = pollfd(fd: loop.wakeReader, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, Int32(remaining.milliseconds))
+        loop.wakePipe.wait(milliseconds: remaining.milliseconds)
     }
 
     private func finish(_ batch: Batch) {
         connection = nil
         let stopped = reads.values.map(\.continuation) + batch.reads.map(\.continuation)
         reads.removeAll()
-        let (waiters, onStopped) = loop.shared.withLock { shared in
+        let (queued, waiters, onStopped) = loop.shared.withLock { shared in
             shared.isRunning = false
             shared.isConnected = false
             shared.clears.removeAll()
             shared.writes.removeAll()
-            shared.reads.removeAll()
             defer {
+                shared.reads.removeAll()  // none: reads are refused once a stop is requested
                 shared.clearWaiters.removeAll()
                 shared.onStopped.removeAll()
             }
-            return (shared.clearWaiters.values.map(\.continuation), shared.onStopped)
+            return (shared.reads.map(\.continuation), Array(shared.clearWaiters.values), shared.onStopped)
         }
-        for read in stopped { read.resume(returning: .unavailable(.stopped)) }
+        for read in stopped + queued { read.resume(returning: .unavailable(.stopped)) }
         for waiter in waiters + onStopped { waiter.resume() }
     }
 
@@ -269,12 +262,11 @@ final class RedisSecondLevelWorker {
         var deadline = expireReads(now: now) ?? (lastSend + configuration.connection.pingInterval)
         deliver()
         if let oldest = owed.dropFirst(owedHead).first?.sentAt { deadline = min(deadline, oldest + timeout) }
-        if let nextClearDeadline { deadline = min(deadline, nextClearDeadline) }
         now = clock.now
         let wait = deadline > now ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
         var descriptors = [
-            pollfd(fd: loop.wakeReader, events: readable, revents: 0),
+            pollfd(fd: loop.wakePipe.reader, events: readable, revents: 0),
             pollfd(
                 fd: connection.fileDescriptor, events: readable | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
         ]
@@ -301,6 +293,9 @@ final class RedisSecondLevelWorker {
         owedHead += 1
         if owedHead == owed.count {
             owed.removeAll(keepingCapacity: true)
+            owedHead = 0
+        } else if owedHead >= 4096, owedHead * 2 >= owed.count {
+            owed.removeFirst(owedHead)  // a pipeline that never drains must not grow forever
             owedHead = 0
         }
         let lostScripts = RedisSecondLevelCommands.isNoScript(reply)

@@ -28,6 +28,9 @@ func connectedStore(_ configuration: RedisSecondLevelConfiguration) async throws
 /// timeouts).
 let patientDeadline = Duration.milliseconds(TestTiming.milliseconds(2_000))
 
+/// The generation every namespace has in a fleet that was never cleared.
+let initialGeneration = SecondLevelGeneration(token: "0.0")
+
 func key(_ namespace: String, _ name: String) -> SecondLevelKey {
     SecondLevelKey(namespace: SecondLevelNamespace(namespace), name: name)
 }
@@ -79,5 +82,30 @@ final class RawRedis {
             let field = line.split(separator: ",").first?.split(separator: "=").last
         else { return 0 }
         return Int(field) ?? 0
+    }
+}
+
+/// A redis-server of the test's own (to kill, pause, restart or count commands on) and a connected store on it.
+struct OwnRedis {
+    let server: RedisTestServer
+    let configuration: RedisSecondLevelConfiguration
+    let store: RedisSecondLevelStore
+
+    init(
+        _ label: String, password: String? = nil,
+        adjust: (inout RedisSecondLevelConfiguration) -> Void = { _ in }
+    ) async throws {
+        server = try RedisTestServer.start(password: password)
+        var configuration = try secondLevelConfiguration(url: server.url, label: label)
+        adjust(&configuration)
+        self.configuration = configuration
+        store = try await connectedStore(configuration)
+    }
+
+    /// Shuts the store down and kills the server (resumed first, in case the test paused it).
+    func stop() async {
+        await store.shutdown()
+        server.resume()
+        server.kill()
     }
 }

@@ -42,16 +42,15 @@ struct SecondLevelStoreTests {
 
     @Test("a namespace clear hides everything in it, leaves other namespaces, and is one command in Redis")
     func clearNamespace() async throws {
-        let server = try RedisTestServer.start()
-        let configuration = try secondLevelConfiguration(url: server.url, label: "ns")
-        let store = try await connectedStore(configuration)
-        let raw = try RawRedis(configuration)
-        let zero = SecondLevelGeneration(token: "0.0")
+        let redis = try await OwnRedis("ns")
+        let store = redis.store
+        let raw = try RawRedis(redis.configuration)
         for index in 0..<50 {
             store.write(
-                [UInt8(index)], for: key("alice", "e\(index)"), generation: zero, timeToLive: .seconds(60), tags: [])
+                [UInt8(index)], for: key("alice", "e\(index)"), generation: initialGeneration, timeToLive: .seconds(60),
+                tags: [])
         }
-        try await writeAndSettle(store, [9], for: key("bob", "e0"), generation: zero)
+        try await writeAndSettle(store, [9], for: key("bob", "e0"), generation: initialGeneration)
         try await waitUntil { store.statistics().writes == 51 }
 
         let (scripts, increments, deletions) = (
@@ -68,29 +67,38 @@ struct SecondLevelStoreTests {
                 await store.read(key("alice", "e\(index)"), deadline: patientDeadline)
                     == .miss(generation: SecondLevelGeneration(token: "0.1")))
         }
-        #expect(await store.read(key("bob", "e0"), deadline: patientDeadline) == .hit([9], generation: zero))
-        await store.shutdown()
-        server.kill()
+        #expect(
+            await store.read(key("bob", "e0"), deadline: patientDeadline) == .hit([9], generation: initialGeneration))
+        await redis.stop()
     }
 
     @Test("a tag clear removes exactly the entries indexed under its tags, in that namespace")
     func clearTags() async throws {
         let store = try await connectedStore(
             secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "tags"))
-        let zero = SecondLevelGeneration(token: "0.0")
         let (balances, payees, cards) = (SecondLevelTag("balances"), SecondLevelTag("payees"), SecondLevelTag("cards"))
-        try await writeAndSettle(store, [1], for: key("alice", "balance-101"), generation: zero, tags: [balances])
-        try await writeAndSettle(store, [2], for: key("alice", "overview"), generation: zero, tags: [balances, payees])
-        try await writeAndSettle(store, [3], for: key("alice", "payee-list"), generation: zero, tags: [payees])
-        try await writeAndSettle(store, [4], for: key("alice", "card-list"), generation: zero, tags: [cards])
-        try await writeAndSettle(store, [5], for: key("bob", "balance-201"), generation: zero, tags: [balances])
+        try await writeAndSettle(
+            store, [1], for: key("alice", "balance-101"), generation: initialGeneration, tags: [balances])
+        try await writeAndSettle(
+            store, [2], for: key("alice", "overview"), generation: initialGeneration, tags: [balances, payees])
+        try await writeAndSettle(
+            store, [3], for: key("alice", "payee-list"), generation: initialGeneration, tags: [payees])
+        try await writeAndSettle(
+            store, [4], for: key("alice", "card-list"), generation: initialGeneration, tags: [cards])
+        try await writeAndSettle(
+            store, [5], for: key("bob", "balance-201"), generation: initialGeneration, tags: [balances])
 
         await store.clearTags([balances, payees], in: SecondLevelNamespace("alice"))
         for name in ["balance-101", "overview", "payee-list"] {
-            #expect(await store.read(key("alice", name), deadline: patientDeadline) == .miss(generation: zero))
+            #expect(
+                await store.read(key("alice", name), deadline: patientDeadline) == .miss(generation: initialGeneration))
         }
-        #expect(await store.read(key("alice", "card-list"), deadline: patientDeadline) == .hit([4], generation: zero))
-        #expect(await store.read(key("bob", "balance-201"), deadline: patientDeadline) == .hit([5], generation: zero))
+        #expect(
+            await store.read(key("alice", "card-list"), deadline: patientDeadline)
+                == .hit([4], generation: initialGeneration))
+        #expect(
+            await store.read(key("bob", "balance-201"), deadline: patientDeadline)
+                == .hit([5], generation: initialGeneration))
         #expect(store.statistics().clears == 1)
         await store.shutdown()
     }
@@ -99,9 +107,8 @@ struct SecondLevelStoreTests {
     func clearAll() async throws {
         let store = try await connectedStore(
             secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "all"))
-        let zero = SecondLevelGeneration(token: "0.0")
-        try await writeAndSettle(store, [1], for: key("alice", "a"), generation: zero)
-        try await writeAndSettle(store, [2], for: key("bob", "b"), generation: zero)
+        try await writeAndSettle(store, [1], for: key("alice", "a"), generation: initialGeneration)
+        try await writeAndSettle(store, [2], for: key("bob", "b"), generation: initialGeneration)
         await store.clearNamespace(SecondLevelNamespace("bob"))
 
         await store.clearAll()
@@ -122,8 +129,15 @@ struct SecondLevelStoreTests {
         let store = try await connectedStore(configuration)
         let raw = try RawRedis(configuration)
         let prefix = configuration.keyPrefix
+        // The first write of a namespace creates its generation key, living as long as the value.
+        try await writeAndSettle(
+            store, [0], for: key("bob", "first"), generation: initialGeneration, timeToLive: .seconds(30))
+        #expect(try raw.command("GET", "\(prefix)g:bob") == .string(Array("0".utf8)))
+        let createdTTL = try #require(try raw.integer("PTTL", "\(prefix)g:bob"))
+        #expect(createdTTL > 20_000 && createdTTL <= 30_000)
+
         await store.clearNamespace(SecondLevelNamespace("alice"))
-        #expect(try raw.integer("GET", "\(prefix)g:alice") == nil)  // a string "1", not an integer reply
+        #expect(try raw.command("GET", "\(prefix)g:alice") == .string(Array("1".utf8)))
         let generationTTL = try #require(try raw.integer("PTTL", "\(prefix)g:alice"))
         #expect(generationTTL > 590_000 && generationTTL <= 600_000)
 
