@@ -72,7 +72,9 @@ extension GraphQLClient {
                     break
                 }
             }
-            return await fromNetwork(request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader)
+            return await fromNetwork(
+                request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader,
+                readingSecondLevel: plan.usesCache)
         case .fetchIgnoringCacheData:
             return await fromNetwork(request, storing: plan.usesCache, joining: .newCallOnly, reader: reader)
         case .returnCacheDataAndFetch:
@@ -201,9 +203,11 @@ extension GraphQLClient {
         _ request: PreparedRequest,
         storing: Bool,
         joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
-        reader: ResultReader<Value>
+        reader: ResultReader<Value>,
+        readingSecondLevel: Bool = false
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
-        let outcome = await networkAnswer(request, storing: storing, joining: joining)
+        let outcome = await networkAnswer(
+            request, storing: storing, joining: joining, readingSecondLevel: readingSecondLevel)
         return outcome.flatMap { result(from: $0, request: request, reader: reader) }
     }
 
@@ -217,7 +221,7 @@ extension GraphQLClient {
             return .success(
                 GraphQLResult(
                     data: value,
-                    source: .network,
+                    source: answer.fromSecondLevel ? .cache : .network,
                     queryKey: request.queryKey,
                     errors: answer.errors,
                     extensions: answer.extensions,

@@ -9,6 +9,8 @@ struct NetworkAnswer: Sendable {
     var errors: [GraphQLResponseError]
     var extensions: GraphQLJSONObject?
     var wasStored: Bool
+    /// Taken from the second level (and merged into the store as a network answer would be): a cache hit.
+    var fromSecondLevel = false
 }
 
 typealias NetworkOutcome = Result<NetworkAnswer, GraphQLCacheError>
@@ -27,7 +29,8 @@ extension GraphQLClient {
     func networkAnswer(
         _ request: PreparedRequest,
         storing: Bool,
-        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining
+        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
+        readingSecondLevel: Bool = false
     ) async -> NetworkOutcome {
         let key = FlightKey(
             documentID: request.document.id,
@@ -37,7 +40,9 @@ extension GraphQLClient {
         let generation = store.generation(of: scope)
         let mutationsSeen = landedMutations.withLock { $0 }
         let outcome = await flights.run(key, generation: generation, joining: joining) {
-            await self.exchange(request, storing: storing, generation: generation, mutationsSeen: mutationsSeen)
+            await self.exchange(
+                request, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
+                readingSecondLevel: readingSecondLevel)
         }
         guard let outcome else {
             return .failure(.cancelledError())
@@ -55,8 +60,18 @@ extension GraphQLClient {
         _ request: PreparedRequest,
         storing: Bool,
         generation: CacheGeneration,
-        mutationsSeen: UInt64?
+        mutationsSeen: UInt64?,
+        readingSecondLevel: Bool = false
     ) async -> NetworkOutcome {
+        var secondLevelGeneration: SecondLevelGeneration?
+        if readingSecondLevel, storing, let mutationsSeen, let secondLevel, request.document.kind == .query {
+            switch await consultSecondLevel(
+                secondLevel, request, generation: generation, mutationsSeen: mutationsSeen)
+            {
+            case .served(let answer): return .success(answer)
+            case .upstream(let readGeneration): secondLevelGeneration = readGeneration
+            }
+        }
         let response: CurlHTTPClient.Response
         switch await send(request) {
         case .success(let answer): response = answer
@@ -76,30 +91,45 @@ extension GraphQLClient {
             return .success(answer)
         }
         do {
-            let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
-                if let mutationsSeen, mutationsSeen != landed {
-                    return nil  // older than a mutation's result: delivered, not stored
-                }
-                let outcome = try store.write(
-                    request.document.operation,
-                    variables: request.variables,
-                    data: data,
-                    in: scope,
-                    ifGeneration: generation
-                )
-                if mutationsSeen == nil, outcome.changes != nil {
-                    landed += 1
-                }
-                return outcome
-            }
-            answer.wasStored = outcome?.changes != nil
+            answer.wasStored = try merge(data, of: request, generation: generation, mutationsSeen: mutationsSeen)
         } catch {
             return .failure(error)
         }
-        if answer.wasStored, request.document.kind == .query {
-            timestamps.record(request, at: store.clock.now())
+        if answer.wasStored, parsed.errors.isEmpty, let secondLevel, let secondLevelGeneration {
+            secondLevel.write(
+                secondLevelEntry(data, of: request), for: secondLevelKey(request), in: scope,
+                generation: secondLevelGeneration)
         }
         return .success(answer)
+    }
+
+    /// Merges an answer's data into the store unless the scope was cleared since `generation` or, for a query, a
+    /// mutation of this client wrote its result since `mutationsSeen` (nil for a mutation, whose write is
+    /// counted). Returns whether it was stored.
+    func merge(
+        _ data: GraphQLJSONObject, of request: PreparedRequest, generation: CacheGeneration, mutationsSeen: UInt64?
+    ) throws(GraphQLCacheError) -> Bool {
+        let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
+            if let mutationsSeen, mutationsSeen != landed {
+                return nil  // older than a mutation's result: delivered, not stored
+            }
+            let outcome = try store.write(
+                request.document.operation,
+                variables: request.variables,
+                data: data,
+                in: scope,
+                ifGeneration: generation
+            )
+            if mutationsSeen == nil, outcome.changes != nil {
+                landed += 1
+            }
+            return outcome
+        }
+        let stored = outcome?.changes != nil
+        if stored, request.document.kind == .query {
+            timestamps.record(request, at: store.clock.now())
+        }
+        return stored
     }
 
     /// POSTs the operation (or GETs a query, when configured) with the session's credentials; counts the call.

@@ -43,6 +43,9 @@ public final class GraphQLClient: Sendable {
     /// did since the query left, under this lock, so an answer from before a mutation never overwrites its result.
     let landedMutations = Mutex<UInt64>(0)
     let backgroundTasks = BackgroundTasks()
+    /// The fleet's shared second level, asked after a miss before the upstream (cache-first queries) and written
+    /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
+    public let secondLevel: (any GraphQLSecondLevel)?
 
     /// Creates a session's client.
     ///
@@ -57,7 +60,8 @@ public final class GraphQLClient: Sendable {
         credentials: Credentials = .none,
         configuration: Configuration = Configuration(),
         cacheConfig: GraphQLCacheConfig = GraphQLCacheConfig(),
-        documents: GraphQLDocumentCache = GraphQLDocumentCache()
+        documents: GraphQLDocumentCache = GraphQLDocumentCache(),
+        secondLevel: (any GraphQLSecondLevel)? = nil
     ) throws(GraphQLCacheError) {
         try cacheConfig.validate()
         self.url = url
@@ -69,6 +73,7 @@ public final class GraphQLClient: Sendable {
         self.documents = documents
         self.rules = Mutex(FreshnessRules(cacheConfig))
         self.timestamps = QueryTimestamps(limit: configuration.maximumTrackedQueries)
+        self.secondLevel = secondLevel
     }
 
     /// Replaces the credentials later operations carry (a refreshed access token); cached records stay. The

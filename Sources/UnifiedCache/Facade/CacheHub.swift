@@ -94,7 +94,9 @@ public final class CacheHub: Sendable {
                     for recordKey in changes.changedRecordKeys {
                         restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
                     }
-                    secondLevel?.clearInBackground(Set(changes.changedRecordKeys.map { .entity($0) }), in: scope)
+                    var labels = Set(changes.changedRecordKeys.map { SecondLevelNames.Label.entity($0) })
+                    labels.insert(.kind(.graphQL))
+                    secondLevel?.clearInBackground(labels, in: scope)
                 }
             )
             self.factory = try SessionFactory(

@@ -47,6 +47,9 @@ extension DefaultUnifiedCacheManager {
         }
         var labels = Set(domain.restDomains.map { SecondLevelNames.Label.domain($0) })
         labels.formUnion(domain.restKeyPrefixes.map { .keyPrefix($0) })
+        if !domain.typenames.isEmpty || !domain.schemaCoordinates.isEmpty || !domain.graphQLOperations.isEmpty {
+            labels.insert(.kind(.graphQL))
+        }
         await secondLevel?.clear(labels, in: scope)
         replication?.publish(.domain(name: name.rawValue, reason: reason.replicatedName))
         return run.finished()

@@ -166,7 +166,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             part.fields = removed.fields
             part.bytes = removed.bytes
         }
-        await secondLevel?.clear([.operation(query)], in: scope)
+        // The query's records may be read by other results: the session's GraphQL entries go.
+        await secondLevel?.clear([.kind(.graphQL)], in: scope)
         replication?.publish(.query(query))
         return run.finished()
     }
@@ -209,7 +210,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
                 part.bytes += removed.bytes
             }
         }
-        var labels: Set<SecondLevelNames.Label> = []
+        var labels: Set<SecondLevelNames.Label> = [.kind(.graphQL)]
         for account in identifiers {
             labels.insert(.account(account))
             for format in graphQL.configuration.accountRecordKeyFormats {

@@ -1,5 +1,6 @@
 import CacheCore
 import Foundation
+import GraphQLCache
 import RESTCache
 
 /// The bytes of a REST entry in the second level: a small, versioned binary form (no JSON: a hit decodes in
@@ -20,6 +21,42 @@ enum SecondLevelEntryCodec {
     static let magic: [UInt8] = Array("UC2L".utf8)
     static let version: UInt8 = 1
     static let restKind: UInt8 = 1
+    static let graphQLKind: UInt8 = 2
+
+    /// A GraphQL result: magic, version, kind 2, stored-at, expires-at (as for REST), then the data's JSON (u32
+    /// length + bytes).
+    static func encode(_ entry: GraphQLSecondLevelEntry) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.bytes.reserveCapacity(entry.data.count + 32)
+        writer.append(magic)
+        writer.append(version)
+        writer.append(graphQLKind)
+        writer.append(entry.storedAt.timeIntervalSince1970)
+        writer.append(optional: entry.expiresAt?.timeIntervalSince1970)
+        writer.append(UInt32(clamping: entry.data.count))
+        writer.append(entry.data)
+        return writer.bytes
+    }
+
+    /// The GraphQL entry, or nil when the bytes are not a complete one of this version.
+    static func decodeGraphQL(_ bytes: [UInt8]) -> GraphQLSecondLevelEntry? {
+        var reader = ByteReader(bytes)
+        guard reader.bytes(magic.count) == magic[...], reader.byte() == version, reader.byte() == graphQLKind,
+            let storedAt = reader.double(), storedAt.isFinite, let hasExpiry = reader.byte()
+        else { return nil }
+        var expiresAt: Double?
+        switch hasExpiry {
+        case 0: break
+        case 1:
+            guard let expiry = reader.double(), expiry.isFinite else { return nil }
+            expiresAt = expiry
+        default: return nil
+        }
+        guard let length = reader.uint32(), let data = reader.bytes(Int(length)), reader.isAtEnd else { return nil }
+        return GraphQLSecondLevelEntry(
+            data: Array(data), storedAt: Date(timeIntervalSince1970: storedAt),
+            expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)))
+    }
 
     static func encode(_ entry: RESTSecondLevelEntry) -> [UInt8] {
         var writer = ByteWriter()

@@ -61,6 +61,7 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         }
         for change in links.changes(method: method.rawValue, path: path, body: response.body) {
             labels.insert(.entity(change.recordKey))
+            labels.insert(.kind(.graphQL))  // the same entity's GraphQL records changed too
         }
         await front.clear(labels, in: scope)
     }

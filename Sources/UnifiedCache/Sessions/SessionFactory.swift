@@ -137,7 +137,10 @@ final class SessionFactory: Sendable {
                 credentials: sessionCredentials,
                 configuration: graphQLConfiguration,
                 cacheConfig: freshness.withLock { $0 },
-                documents: documents
+                documents: documents,
+                secondLevel: secondLevel.flatMap { front in
+                    front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front) : nil
+                }
             )
         } catch {
             // `freshness` only ever holds rules that validated, which is all the client's initializer checks.

@@ -1,0 +1,70 @@
+import CacheCore
+import Foundation
+
+/// The outcome of asking the second level before the upstream.
+enum GraphQLSecondLevelOutcome: Sendable {
+    /// A fresh result, merged into the store: the answer.
+    case served(NetworkAnswer)
+    /// Go upstream; write the answer back with this generation (nil: the read had no answer, write nothing).
+    case upstream(SecondLevelGeneration?)
+}
+
+extension GraphQLClient {
+    /// A cache-first query missed in the store: ask the second level. A fresh result is merged into the store exactly
+    /// as the network's answer would be (normalization, field write times, the generation and mutation rules), and
+    /// is the answer (a cache hit).
+    func consultSecondLevel(
+        _ level: any GraphQLSecondLevel, _ request: PreparedRequest, generation: CacheGeneration,
+        mutationsSeen: UInt64
+    ) async -> GraphQLSecondLevelOutcome {
+        let key = secondLevelKey(request)
+        let entry: GraphQLSecondLevelEntry
+        let readGeneration: SecondLevelGeneration
+        switch await level.read(key, in: scope) {
+        case .unavailable: return .upstream(nil)
+        case .miss(let found): return .upstream(found)
+        case .hit(let found, let foundGeneration):
+            entry = found
+            readGeneration = foundGeneration
+        }
+        guard entry.isFresh(at: store.clock.wallClockNow()) else { return .upstream(readGeneration) }
+        guard let data = try? GraphQLJSON(parsing: entry.data).objectValue else {
+            level.recordUnusable(key, in: scope)
+            return .upstream(readGeneration)
+        }
+        let stored: Bool
+        do {
+            stored = try merge(data, of: request, generation: generation, mutationsSeen: mutationsSeen)
+        } catch {
+            // The data does not fit the operation (another schema version): not usable.
+            level.recordUnusable(key, in: scope)
+            return .upstream(readGeneration)
+        }
+        return .served(NetworkAnswer(data: data, errors: [], extensions: nil, wasStored: stored, fromSecondLevel: true))
+    }
+
+    /// The second-level identity of a query's result.
+    func secondLevelKey(_ request: PreparedRequest) -> GraphQLSecondLevelKey {
+        GraphQLSecondLevelKey(
+            document: request.document.text, variables: request.queryKey.canonicalVariables,
+            operationName: request.document.keyName)
+    }
+
+    /// A network answer just merged, as the second level keeps it: fresh for the shortest lifetime any of this
+    /// client's freshness rules gives (the query's, the default, every type and field rule), so another replica
+    /// never takes a field as fresh past its own lifetime on this one.
+    func secondLevelEntry(_ data: GraphQLJSONObject, of request: PreparedRequest) -> GraphQLSecondLevelEntry {
+        let storedAt = store.clock.wallClockNow()
+        let lifetime = rules.withLock { rules -> Double? in
+            let config = rules.config
+            guard config.isTimeoutEnabled else { return nil }
+            let timeouts =
+                [request.requestedTimeout, .useDefault] + Array(config.typeTimeouts.values)
+                + Array(config.fieldTimeouts.values)
+            return timeouts.compactMap { $0.timeInterval(default: config.defaultTimeout) }.min()
+        }
+        return GraphQLSecondLevelEntry(
+            data: GraphQLJSON.object(data).jsonBytes(), storedAt: storedAt,
+            expiresAt: lifetime.map { storedAt.addingTimeInterval($0) })
+    }
+}

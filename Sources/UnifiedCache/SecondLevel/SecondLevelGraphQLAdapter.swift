@@ -1,0 +1,49 @@
+import CacheCore
+import Foundation
+import GraphQLCache
+
+/// The second level as one session's GraphQL client sees it: results named by a keyed hash of the canonical
+/// document, variables and operation name, tagged with their kind and operation name.
+///
+/// GraphQL entries are not tagged by record: every clear that touches GraphQL data of a session (a feature with
+/// GraphQL parts, an account, a query, a mutation of either protocol) removes the session's GraphQL entries from the
+/// second level, at a cost of the entries removed. Coarse, but never stale: a result shares records with others.
+struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
+    let front: SecondLevelFront
+
+    func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead {
+        let name = front.names.key(.graphQL, operation.text, in: scope)
+        switch await front.store.read(name, deadline: front.configuration.readDeadline) {
+        case .unavailable:
+            return .unavailable
+        case .miss(let generation):
+            return .miss(generation: generation)
+        case .hit(let bytes, let generation):
+            guard let entry = SecondLevelEntryCodec.decodeGraphQL(bytes) else {
+                front.recordUnusable()
+                return .miss(generation: generation)
+            }
+            return .hit(entry, generation: generation)
+        }
+    }
+
+    func write(
+        _ entry: GraphQLSecondLevelEntry, for operation: GraphQLSecondLevelKey, in scope: CacheScope,
+        generation: SecondLevelGeneration
+    ) {
+        let lifetime = entry.expiresAt.map {
+            Duration.milliseconds(Int64($0.timeIntervalSince(entry.storedAt) * 1_000))
+        }
+        front.store.write(
+            SecondLevelEntryCodec.encode(entry),
+            for: front.names.key(.graphQL, operation.text, in: scope),
+            generation: generation,
+            timeToLive: front.configuration.timeToLive(lifetime: lifetime, hasValidators: false),
+            tags: [front.names.tag(.kind(.graphQL)), front.names.tag(.operation(operation.operationName))]
+        )
+    }
+
+    func recordUnusable(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) {
+        front.recordUnusable()
+    }
+}
