@@ -74,6 +74,31 @@ struct SecondLevelCodecTests {
     }
 }
 
+@Suite("The second level's GraphQL entry form")
+struct SecondLevelGraphQLCodecTests {
+    static let entry = GraphQLSecondLevelEntry(
+        data: Array(#"{"accounts":[{"id":"101","__typename":"Account"}]}"#.utf8),
+        storedAt: Date(timeIntervalSince1970: 1_700_000_000.5), expiresAt: Date(timeIntervalSince1970: 1_700_000_300))
+
+    @Test("a result round-trips, with or without an expiry")
+    func roundTrip() {
+        #expect(SecondLevelEntryCodec.decodeGraphQL(SecondLevelEntryCodec.encode(Self.entry)) == Self.entry)
+        var never = Self.entry
+        never.expiresAt = nil
+        #expect(SecondLevelEntryCodec.decodeGraphQL(SecondLevelEntryCodec.encode(never)) == never)
+    }
+
+    @Test("a truncated result, or a REST entry read as GraphQL (and back), is unreadable")
+    func truncatedOrOfAnotherKind() {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        for length in 0..<bytes.count {
+            #expect(SecondLevelEntryCodec.decodeGraphQL(Array(bytes.prefix(length))) == nil, "length \(length)")
+        }
+        #expect(SecondLevelEntryCodec.decode(bytes) == nil)
+        #expect(SecondLevelEntryCodec.decodeGraphQL(SecondLevelEntryCodec.encode(SecondLevelCodecTests.entry)) == nil)
+    }
+}
+
 @Suite("The second level's names: keyed hashes that carry no identifier")
 struct SecondLevelNamesTests {
     static let names = SecondLevelNames(secret: try! SecondLevelSecret(Array("l2-secret-for-tests-0123456789".utf8)))

@@ -17,7 +17,7 @@ public struct SecondLevelConfiguration: Sendable {
     public var readDeadline: Duration
     /// Whether REST answers (session and shared scopes) go to the second level. Default true.
     public var storesREST: Bool
-    /// Whether GraphQL results go to the second level. Default true (used once GraphQL is wired; see the article).
+    /// Whether GraphQL query results (cache-first queries, per session) go to the second level. Default true.
     public var storesGraphQL: Bool
     /// How long an expired entry that carries validators (`ETag`, `Last-Modified`) is kept past its expiry, so
     /// another replica can still revalidate it with a 304. Entries without validators are removed at expiry.
