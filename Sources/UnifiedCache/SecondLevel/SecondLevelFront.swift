@@ -33,6 +33,28 @@ final class SecondLevelFront: Sendable {
 
     // MARK: Entries
 
+    /// The namespaces one session reads and writes, hashed once for the session's life: its own and the shared one.
+    struct SessionNamespaces: Sendable {
+        let scope: CacheScope
+        let session: SecondLevelNamespace
+        let shared: SecondLevelNamespace
+
+        func of(_ scope: CacheScope) -> SecondLevelNamespace? {
+            scope == .shared ? shared : (scope == self.scope ? session : nil)
+        }
+    }
+
+    func namespaces(for scope: CacheScope) -> SessionNamespaces {
+        SessionNamespaces(scope: scope, session: names.namespace(of: scope), shared: names.namespace(of: .shared))
+    }
+
+    /// The name of an entry, with the session's namespaces hashed once.
+    func key(_ kind: SecondLevelNames.Kind, _ cacheKey: String, in scope: CacheScope, _ known: SessionNamespaces)
+        -> SecondLevelKey
+    {
+        names.key(kind, cacheKey, in: known.of(scope) ?? names.namespace(of: scope))
+    }
+
     func tags(ofREST metadata: CacheEntryMetadata, key: String) -> [SecondLevelTag] {
         SecondLevelNames.labels(ofREST: metadata, key: key, knownPrefixes: knownPrefixes()).map(names.tag)
     }

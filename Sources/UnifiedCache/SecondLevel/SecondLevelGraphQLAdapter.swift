@@ -10,9 +10,15 @@ import GraphQLCache
 /// second level, at a cost of the entries removed. Coarse, but never stale: a result shares records with others.
 struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
     let front: SecondLevelFront
+    let namespaces: SecondLevelFront.SessionNamespaces
+
+    init(front: SecondLevelFront, scope: CacheScope) {
+        self.front = front
+        self.namespaces = front.namespaces(for: scope)
+    }
 
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead {
-        let name = front.names.key(.graphQL, operation.text, in: scope)
+        let name = front.key(.graphQL, operation.text, in: scope, namespaces)
         switch await front.store.read(name, deadline: front.configuration.readDeadline) {
         case .unavailable:
             return .unavailable
@@ -36,7 +42,7 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
         }
         front.store.write(
             SecondLevelEntryCodec.encode(entry),
-            for: front.names.key(.graphQL, operation.text, in: scope),
+            for: front.key(.graphQL, operation.text, in: scope, namespaces),
             generation: generation,
             timeToLive: front.configuration.timeToLive(lifetime: lifetime, hasValidators: false),
             tags: [front.names.tag(.kind(.graphQL)), front.names.tag(.operation(operation.operationName))]

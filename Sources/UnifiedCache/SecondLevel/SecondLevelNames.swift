@@ -36,7 +36,11 @@ struct SecondLevelNames: Sendable {
     }
 
     func key(_ kind: Kind, _ cacheKey: String, in scope: CacheScope) -> SecondLevelKey {
-        SecondLevelKey(namespace: namespace(of: scope), name: secret.name("entry", kind.rawValue + "\u{0}" + cacheKey))
+        key(kind, cacheKey, in: namespace(of: scope))
+    }
+
+    func key(_ kind: Kind, _ cacheKey: String, in namespace: SecondLevelNamespace) -> SecondLevelKey {
+        SecondLevelKey(namespace: namespace, name: secret.name("entry", kind.rawValue + "\u{0}" + cacheKey))
     }
 
     func tag(_ label: Label) -> SecondLevelTag {

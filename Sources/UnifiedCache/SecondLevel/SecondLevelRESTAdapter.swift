@@ -8,9 +8,16 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
     let front: SecondLevelFront
     /// The hub's entity links: what a REST mutation changed, for the entity tags it clears.
     let links: EntityLinks
+    let namespaces: SecondLevelFront.SessionNamespaces
+
+    init(front: SecondLevelFront, links: EntityLinks, scope: CacheScope) {
+        self.front = front
+        self.links = links
+        self.namespaces = front.namespaces(for: scope)
+    }
 
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead {
-        let name = front.names.key(.rest, key, in: scope)
+        let name = front.key(.rest, key, in: scope, namespaces)
         switch await front.store.read(name, deadline: front.configuration.readDeadline) {
         case .unavailable:
             return .unavailable
@@ -37,7 +44,7 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         }
         front.store.write(
             SecondLevelEntryCodec.encode(entry),
-            for: front.names.key(.rest, key, in: scope),
+            for: front.key(.rest, key, in: scope, namespaces),
             generation: generation,
             timeToLive: front.configuration.timeToLive(
                 lifetime: lifetime, hasValidators: !entry.metadata.validators.isEmpty),

@@ -122,7 +122,7 @@ final class SessionFactory: Sendable {
             configuration: restConfiguration,
             clock: clock,
             secondLevel: secondLevel.flatMap { front in
-                front.configuration.storesREST ? SecondLevelRESTAdapter(front: front, links: links) : nil
+                front.configuration.storesREST ? SecondLevelRESTAdapter(front: front, links: links, scope: scope) : nil
             }
         )
         var graphQLConfiguration = configuration.graphQL
@@ -139,7 +139,7 @@ final class SessionFactory: Sendable {
                 cacheConfig: freshness.withLock { $0 },
                 documents: documents,
                 secondLevel: secondLevel.flatMap { front in
-                    front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front) : nil
+                    front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front, scope: scope) : nil
                 }
             )
         } catch {
