@@ -172,11 +172,13 @@ public final class CacheHub: Sendable {
         return secondLevel.jsonData(with: metrics.document)
     }
 
-    /// Stops the background maintenance and the HTTP client; sessions can no longer reach the upstreams.
+    /// Stops the background maintenance, replication, the second level's store and the HTTP client; sessions can no
+    /// longer reach the upstreams.
     public func shutdown() async {
         maintenance.withLock { $0?.cancel() }
         await terminator.pending.drain()
         await replication?.shutdown()
+        await secondLevel?.pending.drain()
         await secondLevel?.store.shutdown()
         await client.shutdown()
     }
