@@ -84,6 +84,19 @@ extension APIService {
         return .upstream(visit, stale: CachedValue(value: typed, entry: stored, key: placement.key))
     }
 
+    /// A cache-only read that missed in memory: the second level is a cache too, so a fresh entry there answers it
+    /// (no upstream call either way).
+    @usableFromInline
+    func secondLevelAnswer<T: RequestType>(
+        _ request: T, _ placement: RequestPlan.CachePlacement
+    ) async -> DataWithSource<T.Response>? {
+        guard let secondLevel else { return nil }
+        let generation = cache.generation(of: placement.scope)
+        let outcome = await consultSecondLevel(secondLevel, request, placement, generation: generation, stale: nil)
+        if case .served(let answer) = outcome { return answer }
+        return nil
+    }
+
     /// The second-level form of an answer just stored in memory with `metadata` (timeout not yet resolved).
     func secondLevelEntry(status: Int, body: Data, metadata: CacheEntryMetadata) -> RESTSecondLevelEntry {
         var metadata = metadata

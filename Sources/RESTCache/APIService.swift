@@ -80,6 +80,7 @@ public final class APIService: Sendable {
         }
         switch policy {
         case .cacheOnly:
+            if stale == nil, let answer = await secondLevelAnswer(request, placement) { return .success(answer) }
             return .failure(.cacheMiss)
         case .cacheFirst, .networkOnly:
             return await fetch(request, placement, revalidating: stale)

@@ -116,6 +116,8 @@ struct SecondLevelGET: RequestType {
     var domains: Set<String> = []
     var accounts: Set<String> = []
     var isShared = false
+    var policy: RESTCachePolicy = .cacheFirst
+    var cachePolicy: RESTCachePolicy { policy }
     var cache: RequestCache? {
         RequestCache(key: key, timeout: timeout, domains: domains, accountIds: accounts, isShared: isShared)
     }

@@ -93,6 +93,24 @@ struct SecondLevelReadPathTests {
         #expect(try await harness.counters().requests == requests)
     }
 
+    @Test("a cache-only read is answered by the second level, and misses without calling the upstream")
+    func cacheOnly() async throws {
+        let harness = try await SecondLevelHarness("l2-cacheonly")
+        defer { Task { await harness.shutdown() } }
+        _ = try await harness.session(harness.a, .alice).source(of: accounts)
+        try await harness.waitForWrites(harness.a, 1)
+        var cacheOnly = accounts
+        cacheOnly.policy = .cacheOnly
+
+        #expect(try await harness.session(harness.b, .alice).source(of: cacheOnly).source == .cache)
+        let miss = await harness.session(harness.b, .bob).rest.performWithSource(with: cacheOnly)
+        guard case .failure(.cacheMiss) = miss else {
+            Issue.record("another session's cache-only read should miss, got \(miss)")
+            return
+        }
+        #expect(try await harness.counters().route("GET /api/accounts") == 1)
+    }
+
     @Test("concurrent identical misses make one second-level read and one upstream call")
     func deduplication() async throws {
         let harness = try await SecondLevelHarness("l2-dedup")
