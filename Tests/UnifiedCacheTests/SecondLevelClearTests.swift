@@ -27,6 +27,42 @@ struct SecondLevelClearTests {
         #expect(harness.b.secondLevelStatistics?.clears == 0)  // B applied A's logout without clearing Redis again
     }
 
+    @Test("a feature clear replicated to B clears B's memory only: the second level is cleared once, by A")
+    func replicatedFeatureClearIsNotRepeated() async throws {
+        let harness = try await SecondLevelHarness("l2-feature-once", replicating: true)
+        defer { Task { await harness.shutdown() } }
+        _ = try await harness.session(harness.a, .alice).source(of: payees)
+        try await harness.waitForWrites(harness.a, 1)
+        #expect(try await harness.session(harness.b, .alice).source(of: payees).source == .cache)
+
+        await harness.session(harness.a, .alice).cacheManager.clearPayeesCache()
+        try await harness.waitUntilApplied(harness.b, 1)
+
+        #expect(try await harness.session(harness.b, .alice).source(of: payees).source == .network)
+        #expect(harness.a.secondLevelStatistics?.clears == 1)
+        #expect(harness.b.secondLevelStatistics?.clears == 0)
+    }
+
+    @Test("an uplifted entry survives a feature clear in the second level, as in memory, and goes at logout")
+    func upliftedSurvivesFeatureClears() async throws {
+        let harness = try await SecondLevelHarness("l2-uplifted")
+        defer { Task { await harness.shutdown() } }
+        let uplifted = UpliftedGET()
+        let alice = harness.session(harness.a, .alice)
+        _ = try await alice.rest.perform(with: uplifted).get()
+        try await harness.waitForWrites(harness.a, 1)
+
+        await alice.cacheManager.clearPayeesCache()
+        #expect(
+            try await harness.session(harness.b, .alice).rest.performWithSource(with: uplifted).get().source == .cache)
+
+        await harness.a.endSession(id: "session-alice")
+        await harness.b.endSession(id: "session-alice")  // B's memory (no replication here)
+        #expect(
+            try await harness.session(harness.b, .alice).rest.performWithSource(with: uplifted).get().source == .network
+        )
+    }
+
     @Test("a session that ends by idle expiry leaves nothing in the second level")
     func idleExpiry() async throws {
         let harness = try await SecondLevelHarness("l2-idle") {
@@ -138,5 +174,14 @@ struct SecondLevelClearTests {
 
         #expect(try await harness.session(harness.b, .alice).source(of: accounts).source == .network)
         #expect(try await harness.session(harness.b, .bob).source(of: flags).source == .network)
+    }
+}
+
+/// An uplifted entry of the payees feature.
+private struct UpliftedGET: RequestType {
+    typealias Response = AnyJSON
+    var path: String { "/api/payees" }
+    var cache: RequestCache? {
+        RequestCache(key: "payees.uplifted", timeout: .seconds(600), isUpliftedCache: true, domains: ["payees"])
     }
 }
