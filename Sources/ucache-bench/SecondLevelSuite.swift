@@ -16,6 +16,8 @@ struct SecondLevelSuite: BenchSuite {
         - L2 hit: B reads a key A fetched (B's memory has never seen it: a fresh key per read);
         - L1 hit: B reads the same key again;
         - upstream: a hub without a second level reads it (memory miss, fixture server over loopback HTTP).
+        GraphQL the same way over --graphql-reads sessions (default 500), each querying its accounts once on A:
+        B's first query (L2 hit merged into the normalized store), B again (store hit), a hub without L2 (upstream).
         Then a cold replica's hit rate over a workload of --sessions (default 200) × --routes (default 20)
         entries, each read twice in a shuffled order, after replica A ran it once: a new hub with the second level
         vs a new hub without.
@@ -33,6 +35,7 @@ struct SecondLevelSuite: BenchSuite {
         let reads = options.int("reads", default: 2_000)
         let sessions = options.int("sessions", default: 200)
         let routes = options.int("routes", default: 20)
+        let graphQLReads = options.int("graphql-reads", default: 500)
         let tenant = try await FixtureServer.tenant("benchl2")
         let ownServer: RedisTestServer? =
             ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
@@ -70,6 +73,8 @@ struct SecondLevelSuite: BenchSuite {
             upstream.append(monotonicNanoseconds() - begin)
         }
 
+        let graphQL = try await Self.graphQLRows(a: a, b: b, island: island, sessions: graphQLReads)
+
         // A cold replica's first pass over a workload replica A has run.
         let workload = (0..<sessions).flatMap { session in (0..<routes).map { (session, "bench.route.\($0)") } }
         for (session, key) in workload {
@@ -100,6 +105,9 @@ struct SecondLevelSuite: BenchSuite {
                 Self.row("L2 hit: B reads what A fetched (µs)", secondLevelHits),
                 Self.row("L1 hit (µs)", memoryHits),
                 Self.row("upstream fetch, no L2 (µs)", upstream),
+                Self.row("GraphQL L2 hit, merged into the store (µs)", graphQL.secondLevel),
+                Self.row("GraphQL normalized-store hit (µs)", graphQL.memory),
+                Self.row("GraphQL upstream fetch, no L2 (µs)", graphQL.upstream),
                 .init(name: "cold replica, warm L2", values: ["hit rate": rates[0]]),
                 .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
             ],
@@ -112,6 +120,46 @@ struct SecondLevelSuite: BenchSuite {
                     + "\(fill?.store.timeouts ?? 0) read timeouts (nothing written for those).",
             ]
         )
+    }
+
+    private static let accounts = UntypedGraphQLOperation(
+        document: "query BenchAccounts { accounts { id name balance } }", operationName: "BenchAccounts")
+
+    /// B's first query of what A fetched, B again, and a hub without L2, over `sessions` sessions.
+    private static func graphQLRows(a: CacheHub, b: CacheHub, island: CacheHub, sessions count: Int) async throws -> (
+        secondLevel: Samples, memory: Samples, upstream: Samples
+    ) {
+        /// Sessions with their parts made, so the timings below are the queries' alone.
+        func sessions(of hub: CacheHub) -> [CacheSession] {
+            (0..<count).map { index in
+                let session = hub.session(
+                    id: "bench-graphql-\(index)", principal: VerifiedPrincipal("bench-graphql-\(index)"),
+                    credentials: .bearer("token-alice"))
+                _ = session.graphQL
+                return session
+            }
+        }
+        func query(_ session: CacheSession) async throws {
+            guard case .success = await session.graphQL.fetch(operation: accounts) else {
+                throw BenchError("a GraphQL query failed")
+            }
+        }
+        for session in sessions(of: a) { try await query(session) }
+        try await settle(a)
+        let (onB, onIsland) = (sessions(of: b), sessions(of: island))
+        var rows = (secondLevel: Samples(), memory: Samples(), upstream: Samples())
+        for index in 0..<count {
+            var begin = monotonicNanoseconds()
+            try await query(onB[index])
+            rows.secondLevel.append(monotonicNanoseconds() - begin)
+            begin = monotonicNanoseconds()
+            try await query(onB[index])
+            rows.memory.append(monotonicNanoseconds() - begin)
+            begin = monotonicNanoseconds()
+            try await query(onIsland[index])
+            rows.upstream.append(monotonicNanoseconds() - begin)
+        }
+        return rows
     }
 
     private static func row(_ name: String, _ samples: Samples) -> BenchReport.Row {
