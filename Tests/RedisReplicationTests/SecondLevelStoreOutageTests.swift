@@ -15,11 +15,12 @@ struct SecondLevelStoreOutageTests {
         let (server, store) = (redis.server, redis.store)
         server.pause()
         let started = clock.now
-        let read = await store.read(key("alice", "a"), deadline: .milliseconds(50))
-        let elapsed = clock.now - started
+        let (read, returnedByItself) = await whileRedisIsStuck(recover: server.resume) {
+            await store.read(key("alice", "a"), deadline: .milliseconds(50))
+        }
         #expect(read == .unavailable(.timeout))
-        #expect(elapsed >= .milliseconds(50))
-        #expect(elapsed < .milliseconds(50 + TestTiming.milliseconds(150)), "took \(elapsed)")
+        #expect(returnedByItself, "the read waited for Redis instead of its deadline")
+        #expect(clock.now - started >= .milliseconds(50))
         #expect(store.statistics().timeouts == 1)
 
         // Past the command timeout the connection is dropped; reads then fail at once instead of waiting.
@@ -57,9 +58,10 @@ struct SecondLevelStoreOutageTests {
         let (server, store) = (redis.server, redis.store)
         try await writeAndSettle(store, [1], for: key("alice", "a"), generation: initialGeneration)
         server.pause()
-        let started = clock.now
-        await store.clearNamespace(SecondLevelNamespace("alice"))
-        #expect(clock.now - started < .milliseconds(100 + TestTiming.milliseconds(400)))
+        let (_, returnedByItself) = await whileRedisIsStuck(recover: server.resume) {
+            await store.clearNamespace(SecondLevelNamespace("alice"))
+        }
+        #expect(returnedByItself, "the clear waited for Redis instead of its deadline")
         // Past the command timeout the connection is dropped; the clear is sent again on the next one.
         try await waitUntil { !store.statistics().isConnected }
         server.resume()
@@ -79,8 +81,9 @@ struct SecondLevelStoreOutageTests {
         server.kill()
         try await waitUntil { !store.statistics().isConnected }
         let started = clock.now
-        #expect(await store.read(key("alice", "a"), deadline: .seconds(5)) == .unavailable(.error))
-        #expect(clock.now - started < .milliseconds(TestTiming.milliseconds(500)))
+        #expect(await store.read(key("alice", "a"), deadline: .seconds(60)) == .unavailable(.error))
+        // Failing at once, not at the deadline (a margin no loaded machine comes near).
+        #expect(clock.now - started < .seconds(30))
         store.write([1], for: key("alice", "a"), generation: initialGeneration, timeToLive: .seconds(60), tags: [])
         #expect(store.statistics().droppedWrites == 1 && store.statistics().errors == 1)
 
@@ -101,9 +104,10 @@ struct SecondLevelStoreOutageTests {
         server.kill()
         try await waitUntil { !store.statistics().isConnected }
 
-        let started = clock.now
-        await store.clearNamespace(SecondLevelNamespace("alice"))
-        #expect(clock.now - started < .milliseconds(100 + TestTiming.milliseconds(400)))
+        let (_, returnedByItself) = await whileRedisIsStuck(recover: { try? server.restart() }) {
+            await store.clearNamespace(SecondLevelNamespace("alice"))
+        }
+        #expect(returnedByItself, "the clear waited for Redis instead of its deadline")
         #expect(store.statistics().clears == 0)
 
         try server.restart()

@@ -26,7 +26,7 @@ func connectedStore(_ configuration: RedisSecondLevelConfiguration) async throws
 
 /// A generous read deadline for tests that are not about deadlines (a loaded machine must not turn hits into
 /// timeouts).
-let patientDeadline = Duration.milliseconds(TestTiming.milliseconds(2_000))
+let patientDeadline = Duration.milliseconds(TestTiming.milliseconds(10_000))
 
 /// The generation every namespace has in a fleet that was never cleared.
 let initialGeneration = SecondLevelGeneration(token: "0.0")
@@ -55,6 +55,34 @@ func writeAndSettle(
     try await waitUntil {
         let now = store.statistics()
         return now.writes + now.droppedWrites > before.writes + before.droppedWrites
+    }
+}
+
+/// Runs `body` while Redis is paused or down, and tells whether `body` returned by itself. A safety net calls
+/// `recover` (resume, restart) after `patience`, so a store that waits for Redis instead of keeping its deadline
+/// fails the test rather than hanging it. This checks the deadline by cause (the call returned while Redis could not
+/// have answered), not by wall-clock speed, which a loaded machine cannot promise.
+func whileRedisIsStuck<T: Sendable>(
+    patience: Duration = .milliseconds(TestTiming.milliseconds(20_000)), recover: @escaping @Sendable () -> Void,
+    _ body: () async -> T
+) async -> (value: T, returnedByItself: Bool) {
+    let net = SafetyNet()
+    let task = Task {
+        try await Task.sleep(for: patience)
+        await net.fire(recover)
+    }
+    let value = await body()
+    task.cancel()
+    return (value, await !net.fired)
+}
+
+/// Whether the safety net of ``whileRedisIsStuck(patience:recover:_:)`` had to step in.
+private actor SafetyNet {
+    private(set) var fired = false
+
+    func fire(_ recover: @Sendable () -> Void) {
+        fired = true
+        recover()
     }
 }
 

@@ -21,7 +21,7 @@ struct SecondLevelHarness {
     ///   - readDeadline: patient by default, so a loaded machine never turns a hit into a timeout.
     init(
         _ label: String, redisURL: String? = nil, replicating: Bool = false,
-        readDeadline: Duration = .milliseconds(TestTiming.milliseconds(2_000)),
+        readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
         settings: @Sendable () throws -> SettingsStore = { try SettingsStore() }
     ) async throws {
         tenant = try await FixtureServer.tenant(label)

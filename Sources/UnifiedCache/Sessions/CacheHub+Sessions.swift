@@ -83,10 +83,45 @@ extension CacheHub {
         await end(.id(id), reason: reason, operation: "endSession(id:)")
     }
 
-    /// Ends the principal-only session of this principal (see ``session(principal:credentials:)``).
+    /// Ends the session with this id bound to this principal on every replica, whether or not this replica
+    /// holds it: the logout a fleet needs, since a user's logout may land on a replica that never served them
+    /// (or has evicted their session for capacity) while others still hold it.
+    ///
+    /// A live session with this id and principal here ends as with ``endSession(id:reason:)``. Either way, when
+    /// the reason ends sessions everywhere (logout, expiry, principal change), the ending is published to the other
+    /// replicas and the session's second-level namespace is cleared. A live session here with this id but another
+    /// principal is left alone: this call cannot end someone else's session. Returns the local report, or nil
+    /// when this replica held no such session.
+    @discardableResult
+    public func endSession(
+        id: String, principal: VerifiedPrincipal, reason: ClearReason = .logout
+    ) async -> UnifiedClearReport? {
+        await endEverywhere(.id(id), principal: principal, reason: reason, operation: "endSession(id:principal:)")
+    }
+
+    /// Ends the principal-only session of this principal (see ``session(principal:credentials:)``) on every
+    /// replica, as ``endSession(id:principal:reason:)`` does for an id-bound one. Returns the local report, or nil
+    /// when this replica held no such session.
     @discardableResult
     public func endSession(principal: VerifiedPrincipal, reason: ClearReason = .logout) async -> UnifiedClearReport? {
-        await end(.principal(principal.subject), reason: reason, operation: "endSession(principal:)")
+        await endEverywhere(
+            .principal(principal.subject), principal: principal, reason: reason, operation: "endSession(principal:)")
+    }
+
+    private func endEverywhere(
+        _ key: SessionKey, principal: VerifiedPrincipal, reason: ClearReason, operation: String
+    ) async -> UnifiedClearReport? {
+        if let live = registry.existing(key), live.principal == principal,
+            let report = await end(live, reason: reason, operation: operation)
+        {
+            return report
+        }
+        // Not held here: the other replicas and the second level may still hold it.
+        guard SessionTerminator.endsEverywhere(reason) else { return nil }
+        let scope = key.scope(for: principal)
+        replication?.publish(.everything(reason: reason.replicatedName, endsSession: true), scope: scope)
+        await secondLevel?.clearNamespace(of: scope)
+        return nil
     }
 
     private func end(_ key: SessionKey, reason: ClearReason, operation: String) async -> UnifiedClearReport? {
