@@ -22,22 +22,11 @@ final class RedisPubSubLoop: Sendable {
 
     let configuration: RedisReplicationConfiguration
     let shared = Mutex(Shared())
-    /// The self-pipe that wakes poll(): read end polled by the loop, write end written by any thread.
-    let wakeReader: Int32
-    let wakeWriter: Int32
+    /// Wakes poll() from any thread (publish, stop).
+    let wakePipe = RedisWakePipe()
 
     init(configuration: RedisReplicationConfiguration) {
         self.configuration = configuration
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        wakeReader = fds[0]
-        wakeWriter = fds[1]
-    }
-
-    deinit {
-        close(wakeReader)
-        close(wakeWriter)
     }
 
     // MARK: Any thread
@@ -84,8 +73,7 @@ final class RedisPubSubLoop: Sendable {
     }
 
     private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWriter, &byte, 1)  // EAGAIN: the pipe is full, the loop wakes anyway
+        wakePipe.wake()
     }
 
     // MARK: Loop thread
@@ -118,7 +106,7 @@ final class RedisPubSubLoop: Sendable {
                     return shared.outbox
                 }
                 try current.publish(outgoing, channel: configuration.channel)
-                let messages = try current.turn(wakeReader: wakeReader)
+                let messages = try current.turn(wakeReader: wakePipe.reader)
                 let receiver = shared.withLock { $0.receiver }
                 for message in messages { receiver?.transportDidReceive(message) }
             } catch {
@@ -149,9 +137,8 @@ final class RedisPubSubLoop: Sendable {
     private func waitForWake(until deadline: ContinuousClock.Instant, clock: ContinuousClock) {
         let remaining = deadline - clock.now
         guard remaining > .zero else { return }
-        var descriptor = pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)
-        _ = poll(&descriptor, 1, Int32(remaining.milliseconds))
-        drainWakePipe(wakeReader)
+        wakePipe.wait(milliseconds: remaining.milliseconds)
+        wakePipe.drain()
     }
 
     /// Backoff with ±20 % jitter, so a fleet does not reconnect in lockstep.

@@ -104,7 +104,8 @@ struct SecondLevelStoreOutageTests {
         server.kill()
         try await waitUntil { !store.statistics().isConnected }
 
-        let (_, returnedByItself) = await whileRedisIsStuck(recover: { try? server.restart() }) {
+        let restart: @Sendable () -> Void = { try? server.restart() }
+        let (_, returnedByItself) = await whileRedisIsStuck(recover: restart) {
             await store.clearNamespace(SecondLevelNamespace("alice"))
         }
         #expect(returnedByItself, "the clear waited for Redis instead of its deadline")

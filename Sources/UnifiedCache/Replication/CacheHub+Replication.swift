@@ -26,13 +26,10 @@ extension ReplicationCoordinator {
             ("disconnections", "Times the link to the bus went down.", statistics.disconnections),
         ]
         var text = ""
-        let up = "\(namespace)_replication_link_up"
-        text += "# HELP \(up) 1 when subscribed to the replication bus, else 0.\n# TYPE \(up) gauge\n"
-        text += "\(up) \(statistics.linkState.isUp ? 1 : 0)\n"
-        for (name, help, value) in counters {
-            let metric = "\(namespace)_replication_\(name)_total"
-            text += "# HELP \(metric) \(help)\n# TYPE \(metric) counter\n\(metric) \(value)\n"
-        }
+        PrometheusSeries.gauge(
+            "\(namespace)_replication_link_up", help: "1 when subscribed to the replication bus, else 0.",
+            value: statistics.linkState.isUp ? 1 : 0, into: &text)
+        PrometheusSeries.counters(prefix: "\(namespace)_replication", counters, into: &text)
         return text
     }
 }

@@ -53,13 +53,10 @@ extension SecondLevelFront {
             ("bytes_written", "Bytes of values sent to the second level.", store.bytesWritten),
         ]
         var text = ""
-        let up = "\(namespace)_l2_up"
-        text += "# HELP \(up) 1 when the second-level store is connected, else 0.\n# TYPE \(up) gauge\n"
-        text += "\(up) \(store.isConnected ? 1 : 0)\n"
-        for (name, help, value) in counters {
-            let metric = "\(namespace)_l2_\(name)_total"
-            text += "# HELP \(metric) \(help)\n# TYPE \(metric) counter\n\(metric) \(value)\n"
-        }
+        PrometheusSeries.gauge(
+            "\(namespace)_l2_up", help: "1 when the second-level store is connected, else 0.",
+            value: store.isConnected ? 1 : 0, into: &text)
+        PrometheusSeries.counters(prefix: "\(namespace)_l2", counters, into: &text)
         let latency = "\(namespace)_l2_read_latency_seconds"
         text += "# HELP \(latency) Latency of answered second-level reads.\n# TYPE \(latency) summary\n"
         text += "\(latency)_sum \(Double(store.readLatencyNanoseconds) / 1_000_000_000)\n"
