@@ -28,7 +28,8 @@ extension GraphQLClient {
                     variables: request.variables,
                     in: client.scope,
                     userInfo: client.configuration.decodingUserInfo,
-                    freshness: freshness
+                    freshness: freshness,
+                    planAnchor: request.document
                 )
             },
             decode: { data, userInfo throws(GraphQLCacheError) in
@@ -44,7 +45,8 @@ extension GraphQLClient {
                     request.document.operation,
                     variables: request.variables,
                     in: client.scope,
-                    freshness: freshness
+                    freshness: freshness,
+                    planAnchor: request.document
                 )
             },
             decode: { data, _ in data }
