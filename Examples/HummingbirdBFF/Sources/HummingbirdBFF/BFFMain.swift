@@ -1,6 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 import UnifiedCache
 
 /// The entry point: configuration from the environment, the hub, the routes, and a graceful stop (SIGTERM or
@@ -10,6 +12,13 @@ struct BFFMain {
     static func main() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try BFFConfiguration(environment: environment)
+        if configuration.runsTasksOnEventLoops {
+            // Swift concurrency's jobs run on NIO's event loop threads (the ones Hummingbird serves on) instead of
+            // a second pool of as many threads: a request's handler, its cache reads and its response write stay
+            // on one thread, without a hop to the cooperative pool and back. Nothing in this BFF blocks a thread
+            // (libcurl has its own; cache reads take short locks). Must run before the first task is created.
+            _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
         let hub = try CacheHub(
             configuration: .init(
                 restBaseURL: configuration.upstream,
