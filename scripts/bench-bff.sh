@@ -5,6 +5,8 @@
 # request (user + system, from /proc: the figure a busy machine disturbs least), then the machine's load.
 # Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=cooperative runs the
 # BFF's tasks on Swift's cooperative pool instead of its event loops (see Examples/HummingbirdBFF/README.md).
+# Last, a session-churn run (scripts/bench/bff-churn.lua): every request a new session id, so every dashboard
+# creates a session and misses; the BFF's RSS is sampled every second (start, peak, end).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 EXAMPLE="$ROOT/Examples/HummingbirdBFF"
@@ -41,7 +43,28 @@ run() { # run MODE: one wrk run against a fresh BFF and a fresh tenant
     "$((after - before))" "$(((ticks_after - ticks_before) * 1000000 / $(getconf CLK_TCK) / (requests > 0 ? requests : 1)))"
 }
 
+churn() { # a run where every request brings a new session; RSS sampled every second
+  local upstream="$FIXTURE_URL/t/bench-churn" samples="$SERVER_LOGS/rss" result sampler
+  start_bff "$upstream" on
+  : >"$samples"
+  (while kill -0 "$BFF_PID" 2>/dev/null; do
+    awk '/^VmRSS/ { print $2 }' "/proc/$BFF_PID/status" >>"$samples" 2>/dev/null || true
+    sleep 1
+  done) &
+  sampler=$!
+  result=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$ROOT/scripts/bench/bff-churn.lua" "$BFF_URL" \
+    | grep '^BENCH')
+  awk '/^VmRSS/ { print $2 }' "/proc/$BFF_PID/status" >>"$samples"
+  kill "$sampler" 2>/dev/null || true
+  wait "$sampler" 2>/dev/null || true
+  printf 'churn     %s rss_mib_start=%s rss_mib_peak=%s rss_mib_end=%s\n' "${result#BENCH }" \
+    "$(awk 'NR == 1 { printf "%.1f", $1 / 1024 }' "$samples")" \
+    "$(sort -n "$samples" | awk 'END { printf "%.1f", $1 / 1024 }')" \
+    "$(awk 'END { printf "%.1f", $1 / 1024 }' "$samples")"
+}
+
 echo "GET /dashboard, 50 sessions, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores; load: $(uptime | sed -E 's/.*load average: //')"
 run on
 run off
+churn
 echo "load: $(uptime | sed -E 's/.*load average: //')"
