@@ -3,8 +3,8 @@
 # sessions (scripts/bench/bff-sessions.lua), first with the cache, then with BFF_CACHE=off (every read goes to the
 # bank fixture). Prints throughput, p50 and p99 of each, the fixture's request count, and the BFF's CPU time per
 # request (user + system, from /proc: the figure a busy machine disturbs least), then the machine's load.
-# Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=cooperative runs the
-# BFF's tasks on Swift's cooperative pool instead of its event loops (see Examples/HummingbirdBFF/README.md).
+# Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=eventloop runs the
+# BFF's tasks on its event loops instead of Swift's cooperative pool (see Examples/HummingbirdBFF/README.md).
 # Last, a session-churn run (scripts/bench/bff-churn.lua): every request a new session id, so every dashboard
 # creates a session and misses; the BFF's RSS is sampled every second (start, peak, end).
 set -euo pipefail

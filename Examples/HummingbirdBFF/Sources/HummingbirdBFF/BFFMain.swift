@@ -13,10 +13,11 @@ struct BFFMain {
         let environment = ProcessInfo.processInfo.environment
         let configuration = try BFFConfiguration(environment: environment)
         if configuration.runsTasksOnEventLoops {
-            // Swift concurrency's jobs run on NIO's event loop threads (the ones Hummingbird serves on) instead of
-            // a second pool of as many threads: a request's handler, its cache reads and its response write stay
-            // on one thread, without a hop to the cooperative pool and back. Nothing in this BFF blocks a thread
-            // (libcurl has its own; cache reads take short locks). Must run before the first task is created.
+            // BFF_EXECUTOR=eventloop: Swift concurrency's jobs run on NIO's event loop threads (the ones Hummingbird
+            // serves on) instead of a second pool: no hop to the pool and back per request, but a loop's tasks
+            // cannot move to the other thread while the loop's thread waits for a core, which made the p99 worse
+            // on 2 shared cores. Only for code that never blocks a thread (true here: libcurl has its own, cache
+            // reads take short locks). Must run before the first task is created.
             _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
         let hub = try CacheHub(
