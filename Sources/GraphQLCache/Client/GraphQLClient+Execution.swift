@@ -29,7 +29,8 @@ extension GraphQLClient {
                     in: client.scope,
                     userInfo: client.configuration.decodingUserInfo,
                     freshness: freshness,
-                    planAnchor: request.document
+                    planAnchor: request.document,
+                    reportsTouched: false
                 )
             },
             decode: { data, userInfo throws(GraphQLCacheError) in
@@ -46,7 +47,8 @@ extension GraphQLClient {
                     variables: request.variables,
                     in: client.scope,
                     freshness: freshness,
-                    planAnchor: request.document
+                    planAnchor: request.document,
+                    reportsTouched: false
                 )
             },
             decode: { data, _ in data }

@@ -17,15 +17,20 @@ extension GraphQLNormalizedStore {
 
     /// ``read(_:variables:in:)`` that asks `freshness` whether a hit is stale, to count and report it as such.
     /// With a `planAnchor` (the prepared document `operation` comes from, alive as long as `operation` means the
-    /// same), the selection plan is kept for the next read of the same document and variables.
+    /// same), the selection plan is kept for the next read of the same document and variables. With
+    /// `reportsTouched` false, `touchedRecordKeys` stays empty (for callers that never look at it).
     func read(
         _ operation: GraphQLPreparedOperation,
         variables: GraphQLJSONObject,
         in scope: CacheScope,
         freshness: ReadFreshness?,
-        planAnchor: (any AnyObject & Sendable)? = nil
+        planAnchor: (any AnyObject & Sendable)? = nil,
+        reportsTouched: Bool = true
     ) throws(GraphQLCacheError) -> GraphQLReadResult<GraphQLJSONObject> {
-        try withReader(operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor) {
+        try withReader(
+            operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
+            reportsTouched: reportsTouched
+        ) {
             (reader, root, node) throws(GraphQLCacheError) in
             try reader.build(root, node: node)
         }
@@ -49,7 +54,8 @@ extension GraphQLNormalizedStore {
     }
 
     /// ``read(_:operation:variables:in:userInfo:)`` that asks `freshness` whether a hit is stale, to count and
-    /// report it as such; `planAnchor` as in ``read(_:variables:in:freshness:planAnchor:)``.
+    /// report it as such; `planAnchor` and `reportsTouched` as in
+    /// ``read(_:variables:in:freshness:planAnchor:reportsTouched:)``.
     func read<Value: Decodable>(
         _ type: Value.Type,
         operation: GraphQLPreparedOperation,
@@ -57,9 +63,13 @@ extension GraphQLNormalizedStore {
         in scope: CacheScope,
         userInfo: [CodingUserInfoKey: any Sendable],
         freshness: ReadFreshness?,
-        planAnchor: (any AnyObject & Sendable)? = nil
+        planAnchor: (any AnyObject & Sendable)? = nil,
+        reportsTouched: Bool = true
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
-        try withReader(operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor) {
+        try withReader(
+            operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
+            reportsTouched: reportsTouched
+        ) {
             (reader, root, node) throws(GraphQLCacheError) in
             guard try reader.check(root, node: node) else {
                 return nil
@@ -86,6 +96,7 @@ extension GraphQLNormalizedStore {
         in scope: CacheScope,
         freshness: ReadFreshness?,
         planAnchor: (any AnyObject & Sendable)?,
+        reportsTouched: Bool,
         _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Value?
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
         let definition = operation.operation
@@ -113,12 +124,14 @@ extension GraphQLNormalizedStore {
                     records: state.records,
                     context: context,
                     tick: table.nextTick(),
-                    separatedFields: separated
+                    separatedFields: separated,
+                    tracksTouched: reportsTouched
                 )
                 return try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
             }
         } else {
-            var reader = RecordReader(records: [:], context: context, tick: 0, separatedFields: separated)
+            var reader = RecordReader(
+                records: [:], context: context, tick: 0, separatedFields: separated, tracksTouched: reportsTouched)
             result = try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
         }
         let outcome: ReadOutcome
