@@ -28,7 +28,9 @@ extension GraphQLClient {
                     variables: request.variables,
                     in: client.scope,
                     userInfo: client.configuration.decodingUserInfo,
-                    freshness: freshness
+                    freshness: freshness,
+                    planAnchor: request.document,
+                    reportsTouched: false
                 )
             },
             decode: { data, userInfo throws(GraphQLCacheError) in
@@ -44,7 +46,9 @@ extension GraphQLClient {
                     request.document.operation,
                     variables: request.variables,
                     in: client.scope,
-                    freshness: freshness
+                    freshness: freshness,
+                    planAnchor: request.document,
+                    reportsTouched: false
                 )
             },
             decode: { data, _ in data }

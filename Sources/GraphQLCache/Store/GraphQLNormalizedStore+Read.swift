@@ -16,13 +16,21 @@ extension GraphQLNormalizedStore {
     }
 
     /// ``read(_:variables:in:)`` that asks `freshness` whether a hit is stale, to count and report it as such.
+    /// With a `planAnchor` (the prepared document `operation` comes from, alive as long as `operation` means the
+    /// same), the selection plan is kept for the next read of the same document and variables. With
+    /// `reportsTouched` false, `touchedRecordKeys` stays empty (for callers that never look at it).
     func read(
         _ operation: GraphQLPreparedOperation,
         variables: GraphQLJSONObject,
         in scope: CacheScope,
-        freshness: ReadFreshness?
+        freshness: ReadFreshness?,
+        planAnchor: (any AnyObject & Sendable)? = nil,
+        reportsTouched: Bool = true
     ) throws(GraphQLCacheError) -> GraphQLReadResult<GraphQLJSONObject> {
-        try withReader(operation, variables: variables, in: scope, freshness: freshness) {
+        try withReader(
+            operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
+            reportsTouched: reportsTouched
+        ) {
             (reader, root, node) throws(GraphQLCacheError) in
             try reader.build(root, node: node)
         }
@@ -46,16 +54,22 @@ extension GraphQLNormalizedStore {
     }
 
     /// ``read(_:operation:variables:in:userInfo:)`` that asks `freshness` whether a hit is stale, to count and
-    /// report it as such.
+    /// report it as such; `planAnchor` and `reportsTouched` as in
+    /// ``read(_:variables:in:freshness:planAnchor:reportsTouched:)``.
     func read<Value: Decodable>(
         _ type: Value.Type,
         operation: GraphQLPreparedOperation,
         variables: GraphQLJSONObject,
         in scope: CacheScope,
         userInfo: [CodingUserInfoKey: any Sendable],
-        freshness: ReadFreshness?
+        freshness: ReadFreshness?,
+        planAnchor: (any AnyObject & Sendable)? = nil,
+        reportsTouched: Bool = true
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
-        try withReader(operation, variables: variables, in: scope, freshness: freshness) {
+        try withReader(
+            operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
+            reportsTouched: reportsTouched
+        ) {
             (reader, root, node) throws(GraphQLCacheError) in
             guard try reader.check(root, node: node) else {
                 return nil
@@ -81,17 +95,26 @@ extension GraphQLNormalizedStore {
         variables: GraphQLJSONObject,
         in scope: CacheScope,
         freshness: ReadFreshness?,
+        planAnchor: (any AnyObject & Sendable)?,
+        reportsTouched: Bool,
         _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Value?
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
         let definition = operation.operation
+        let resolvedVariables = definition.resolvedVariables(variables)
         let context = SelectionContext(
             fragments: operation.fragments,
-            variables: definition.resolvedVariables(variables),
+            variables: resolvedVariables,
             configuration: cacheConfiguration
         )
         let rootKey = Self.rootKey(of: definition.kind)
         let rootTypename = cacheConfiguration.rootTypename(of: definition.kind)
-        let node = SelectionNode(selectionSets: [definition.selectionSet])
+        let node =
+            if let planAnchor {
+                selectionPlans.plan(
+                    anchor: planAnchor, variables: resolvedVariables, selectionSet: definition.selectionSet)
+            } else {
+                SelectionNode(selectionSets: [definition.selectionSet])
+            }
         let table = table(for: scope)
         let separated = freshness?.separatedFields ?? [:]
         let result: GraphQLReadResult<Value>
@@ -101,12 +124,14 @@ extension GraphQLNormalizedStore {
                     records: state.records,
                     context: context,
                     tick: table.nextTick(),
-                    separatedFields: separated
+                    separatedFields: separated,
+                    tracksTouched: reportsTouched
                 )
                 return try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
             }
         } else {
-            var reader = RecordReader(records: [:], context: context, tick: 0, separatedFields: separated)
+            var reader = RecordReader(
+                records: [:], context: context, tick: 0, separatedFields: separated, tracksTouched: reportsTouched)
             result = try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
         }
         let outcome: ReadOutcome

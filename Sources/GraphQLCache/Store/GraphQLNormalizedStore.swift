@@ -45,6 +45,8 @@ public final class GraphQLNormalizedStore: Sendable {
     let liveLimits: LiveRecordLimits
     /// The scopes by their oldest record write (or at once when left empty), so a purge visits only those due.
     let writeQueue = ScopeDueQueue()
+    /// The selection plans of the client's cached reads, per prepared document and variables.
+    let selectionPlans = SelectionPlanCache(maximumPlans: 512)
 
     /// - Parameters:
     ///   - cacheConfiguration: key providers and possible types; without providers, objects are stored under

@@ -6,12 +6,16 @@ import Foundation
 /// - `PORT` (default 8080) and `HOST` (default 127.0.0.1): where the BFF listens.
 /// - `BFF_CACHE=off`: every read bypasses the cache (REST `.networkOnly`, GraphQL `.fetchIgnoringCacheCompletely`),
 ///   the baseline `scripts/bench-bff.sh` compares against.
+/// - `BFF_EXECUTOR=eventloop`: Swift tasks on NIO's event loop threads instead of the default cooperative pool
+///   (`cooperative`, the default: its p99 was lower on 2 shared cores; see the README's "Tuned for a cached
+///   dashboard").
 /// - `UCACHE_SETTINGS` and the `UCACHE_*` overrides: read by the library's `SettingsStore(environment:)`.
 struct BFFConfiguration: Sendable {
     var upstream: String
     var host: String
     var port: Int
     var cacheEnabled: Bool
+    var runsTasksOnEventLoops: Bool
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -32,6 +36,11 @@ struct BFFConfiguration: Sendable {
         case "on": cacheEnabled = true
         case "off": cacheEnabled = false
         case let other: throw Invalid(description: "BFF_CACHE must be on or off, not \(other)")
+        }
+        switch environment["BFF_EXECUTOR"]?.lowercased() ?? "cooperative" {
+        case "eventloop": runsTasksOnEventLoops = true
+        case "cooperative": runsTasksOnEventLoops = false
+        case let other: throw Invalid(description: "BFF_EXECUTOR must be eventloop or cooperative, not \(other)")
         }
     }
 }

@@ -99,8 +99,8 @@ struct BankBFF: Sendable {
     }
 }
 
-/// The dashboard's answer.
-struct Dashboard: ResponseEncodable {
+/// The dashboard's answer (written by `DashboardJSON.swift`; `Encodable` for other uses of the same shape).
+struct Dashboard: Encodable {
     var user: String
     var accounts: [Account]
 

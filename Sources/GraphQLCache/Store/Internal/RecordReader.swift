@@ -13,6 +13,9 @@ struct RecordReader {
     /// Typename → field names whose write times are gathered per schema coordinate (`Account.balance`) instead
     /// of with their type: fields with a time-to-live of their own. Empty for most reads.
     let separatedFields: [String: Set<String>]
+    /// Whether ``touched`` is gathered: the store's public reads report it, the client's reads (which never use
+    /// it) skip a set insertion per record.
+    let tracksTouched: Bool
     private(set) var touched = Set<String>()
     private(set) var oldestWrite: CacheInstant?
     private(set) var oldestByCoordinate: [String: CacheInstant] = [:]
@@ -28,12 +31,14 @@ struct RecordReader {
         records: [String: NormalizedRecord],
         context: SelectionContext,
         tick: UInt64,
-        separatedFields: [String: Set<String>] = [:]
+        separatedFields: [String: Set<String>] = [:],
+        tracksTouched: Bool = true
     ) {
         self.records = records
         self.context = context
         self.tick = tick
         self.separatedFields = separatedFields
+        self.tracksTouched = tracksTouched
     }
 
     /// The root record, or an empty stand-in so that a scope never written misses at its first field.
@@ -189,7 +194,9 @@ struct RecordReader {
         -> CollectedFields?
     {
         record.lastUse.store(tick, ordering: .relaxed)
-        touched.insert(record.key)
+        if tracksTouched {
+            touched.insert(record.key)
+        }
         do {
             return try node.fields(for: record.typename, in: context)
         } catch {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// What a walk over a selection needs besides the data: the operation's fragments, the request's variables
 /// (defaults applied) and the store's configuration.
 struct SelectionContext {
@@ -71,7 +73,8 @@ struct CollectedField {
 }
 
 /// The fields an object of one type gets from a selection, in response order, with a lookup by response key.
-final class CollectedFields {
+/// Immutable once built, so plans cached across reads share it between threads.
+final class CollectedFields: Sendable {
     let fields: [CollectedField]
     let positions: [String: Int]
     /// Whether two response keys share a storage key (`a: balance, b: balance`), so a draft must check before
@@ -98,14 +101,34 @@ final class CollectedFields {
 /// One position of an operation's selection tree: the selection sets merged there (a response key selected
 /// twice merges its sub-selections), with the collected fields memoized per typename.
 ///
-/// Built lazily during a single read or write and never shared between threads: a list of 2,000 objects of
-/// one type collects its fields once.
-final class SelectionNode {
+/// Built lazily and safe to share between threads: a list of 2,000 objects of one type collects its fields
+/// once, and a plan kept in the store's ``SelectionPlanCache`` collects them once for every later read. Every
+/// call must pass the same `SelectionContext` (the plan cache keys plans by everything the context holds).
+/// The first typename seen is read without a lock (most positions only ever see one type); others take a lock.
+final class SelectionNode: Sendable {
+    /// Collected fields and the typename they were collected for.
+    private final class Typed: Sendable {
+        let typename: String?
+        let collected: CollectedFields
+
+        init(typename: String?, collected: CollectedFields) {
+            self.typename = typename
+            self.collected = collected
+        }
+    }
+
+    private final class TypenameKeys: Sendable {
+        let keys: [String]
+
+        init(_ keys: [String]) {
+            self.keys = keys
+        }
+    }
+
     let selectionSets: [GraphQLSelectionSet]
-    private var lastTypename: String?
-    private var lastCollected: CollectedFields?
-    private var byTypename: [String: CollectedFields] = [:]
-    private var untyped: CollectedFields?
+    private let first = AtomicLazyReference<Typed>()
+    private let others = Mutex<[String?: CollectedFields]>([:])
+    private let typenameKeys = AtomicLazyReference<TypenameKeys>()
 
     init(selectionSets: [GraphQLSelectionSet]) {
         self.selectionSets = selectionSets
@@ -114,7 +137,10 @@ final class SelectionNode {
     /// The response keys that carry an object's typename here: `__typename`, plus the aliases of `__typename`
     /// selections that apply whatever the type (`kind: __typename`), so an aliased typename still names the
     /// object's type before its fields are collected.
-    private(set) lazy var typenameResponseKeys: [String] = {
+    var typenameResponseKeys: [String] {
+        if let known = typenameKeys.load() {
+            return known.keys
+        }
         var keys = ["__typename"]
         var pending = selectionSets
         while let selectionSet = pending.popLast() {
@@ -131,8 +157,8 @@ final class SelectionNode {
                 }
             }
         }
-        return keys
-    }()
+        return typenameKeys.storeIfNil(TypenameKeys(keys)).keys
+    }
 
     /// The fields for an object of type `typename` (unknown: `nil`, fine until a type condition must be
     /// decided), following the specification's CollectFields.
@@ -140,26 +166,26 @@ final class SelectionNode {
         for typename: String?,
         in context: SelectionContext
     ) throws(CollectionFailure) -> CollectedFields {
-        if let lastCollected, typename == lastTypename {
-            return lastCollected
+        if let first = first.load(), first.typename == typename {
+            return first.collected
         }
-        let collected: CollectedFields
-        if let typename {
-            if let known = byTypename[typename] {
-                collected = known
-            } else {
-                collected = try collect(typename: typename, context: context)
-                byTypename[typename] = collected
+        if let known = others.withLock({ $0[typename] }) {
+            return known
+        }
+        let collected = try collect(typename: typename, context: context)
+        // Two threads may collect the same typename at once: the first stored wins, so later reads share its
+        // child nodes (and their memoized fields).
+        let stored = first.storeIfNil(Typed(typename: typename, collected: collected))
+        if stored.typename == typename {
+            return stored.collected
+        }
+        return others.withLock { others in
+            if let raced = others[typename] {
+                return raced
             }
-        } else if let untyped {
-            collected = untyped
-        } else {
-            collected = try collect(typename: nil, context: context)
-            untyped = collected
+            others[typename] = collected
+            return collected
         }
-        lastTypename = typename
-        lastCollected = collected
-        return collected
     }
 
     private func collect(typename: String?, context: SelectionContext) throws(CollectionFailure) -> CollectedFields {

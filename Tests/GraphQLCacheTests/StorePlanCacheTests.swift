@@ -1,0 +1,170 @@
+import CacheCore
+import Testing
+
+@testable import GraphQLCache
+
+/// What the client passes as a plan's anchor is its prepared document; any object stands in for one here.
+private final class DocumentAnchor: Sendable {}
+
+@Suite("Normalized store: selection plans kept between reads")
+struct StorePlanCacheTests {
+    private let details = """
+        query Details($id: ID!, $withName: Boolean!, $withoutType: Boolean = false) {
+          account(id: $id) { id name @include(if: $withName) type @skip(if: $withoutType) balance }
+        }
+        """
+    private let detailsData = """
+        {"account": {"__typename": "Account", "id": "101", "name": "Main", "type": "CHECKING", "balance": 10}}
+        """
+
+    @Test("a cached read with another value of an @include or @skip variable gets its own plan and shape")
+    func directiveVariablesChangeThePlan() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(details)
+        let anchor = DocumentAnchor()
+        try store.write(operation, variables: ["id": "101", "withName": true], json: detailsData)
+        for _ in 0..<2 {  // the second round reads through the plans the first one kept
+            let named = try store.planHit(operation, ["id": "101", "withName": true], anchor: anchor)
+            #expect(named["account"]?.objectValue?.keys == ["id", "name", "type", "balance"])
+            let unnamed = try store.planHit(operation, ["id": "101", "withName": false], anchor: anchor)
+            #expect(unnamed["account"]?.objectValue?.keys == ["id", "type", "balance"])
+            let untyped = try store.planHit(
+                operation, ["id": "101", "withName": false, "withoutType": true], anchor: anchor)
+            #expect(untyped["account"]?.objectValue?.keys == ["id", "balance"])
+        }
+        #expect(store.selectionPlans.count == 3)
+    }
+
+    @Test("a variable's default and the same value given explicitly share one plan")
+    func defaultsResolveBeforeKeying() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(details)
+        let anchor = DocumentAnchor()
+        try store.write(operation, variables: ["id": "101", "withName": true], json: detailsData)
+        _ = try store.planHit(operation, ["id": "101", "withName": true], anchor: anchor)
+        _ = try store.planHit(operation, ["withoutType": false, "withName": true, "id": "101"], anchor: anchor)
+        #expect(store.selectionPlans.count == 1)
+    }
+
+    @Test("a variable argument's value is part of the key: another value reads another record")
+    func argumentVariablesChangeThePlan() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(BankOperations.balance)
+        let anchor = DocumentAnchor()
+        try store.writeAccount(1)
+        try store.writeAccount(2)
+        let first = try store.planHit(operation, ["id": "1"], anchor: anchor)
+        let second = try store.planHit(operation, ["id": "2"], anchor: anchor)
+        #expect(first["account"]?.objectValue?["balance"] == 1)
+        #expect(second["account"]?.objectValue?["balance"] == 2)
+    }
+
+    @Test("a kept plan decides fragments' type conditions per object, for every typename of a list")
+    func typeConditionsPerTypename() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(
+            """
+            { search(text: "m") { __typename ... on Account { id balance } ... on Payee { id name } } }
+            """
+        )
+        try store.write(
+            operation,
+            json: """
+                {"search": [{"__typename": "Account", "id": "101", "balance": 5},
+                  {"__typename": "Payee", "id": "p1", "name": "Mia"},
+                  {"__typename": "Account", "id": "102", "balance": 7}]}
+                """
+        )
+        let anchor = DocumentAnchor()
+        for _ in 0..<2 {
+            let results = try #require(try store.planHit(operation, [:], anchor: anchor)["search"]?.arrayValue)
+            #expect(
+                results.map { $0.objectValue?.keys ?? [] } == [
+                    ["__typename", "id", "balance"], ["__typename", "id", "name"], ["__typename", "id", "balance"],
+                ])
+        }
+    }
+
+    @Test("the same document and variables share one plan; another document or value does not")
+    func planIdentity() throws {
+        let cache = SelectionPlanCache(maximumPlans: 8)
+        let selectionSet = try prepare(details).operation.selectionSet
+        let document = DocumentAnchor()
+        let plan = cache.plan(anchor: document, variables: ["withName": true], selectionSet: selectionSet)
+        #expect(cache.plan(anchor: document, variables: ["withName": true], selectionSet: selectionSet) === plan)
+        #expect(cache.plan(anchor: document, variables: ["withName": false], selectionSet: selectionSet) !== plan)
+        #expect(
+            cache.plan(anchor: DocumentAnchor(), variables: ["withName": true], selectionSet: selectionSet) !== plan)
+        #expect(cache.count == 3)
+    }
+
+    @Test("past its bound the plan cache drops its oldest plans first")
+    func boundedOldestFirst() throws {
+        let cache = SelectionPlanCache(maximumPlans: 4)
+        let selectionSet = try prepare(details).operation.selectionSet
+        let document = DocumentAnchor()
+        let plans = (0..<10).map { index in
+            cache.plan(anchor: document, variables: ["id": .int(Int64(index))], selectionSet: selectionSet)
+        }
+        #expect(cache.count == 4)
+        #expect(cache.plan(anchor: document, variables: ["id": 9], selectionSet: selectionSet) === plans[9])
+        #expect(cache.plan(anchor: document, variables: ["id": 6], selectionSet: selectionSet) === plans[6])
+        #expect(cache.plan(anchor: document, variables: ["id": 0], selectionSet: selectionSet) !== plans[0])
+        #expect(cache.count == 4)
+    }
+
+    @Test("variables never equal to themselves (NaN) cannot grow the plan cache past its bound")
+    func notANumberStaysBounded() throws {
+        let cache = SelectionPlanCache(maximumPlans: 4)
+        let selectionSet = try prepare(details).operation.selectionSet
+        let document = DocumentAnchor()
+        for _ in 0..<20 {
+            _ = cache.plan(anchor: document, variables: ["id": .double(.nan)], selectionSet: selectionSet)
+            #expect(cache.count <= 4)
+        }
+    }
+
+    @Test("concurrent reads through one kept plan each get the shape of their own variables")
+    func concurrentReadsShareAPlan() async throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(details)
+        let anchor = DocumentAnchor()
+        try store.write(operation, variables: ["id": "101", "withName": true], json: detailsData)
+        let wrongShapes = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<200 {
+                        let withName = (task + round) % 2 == 0
+                        let data = try? store.planHit(
+                            operation, ["id": "101", "withName": .bool(withName)], anchor: anchor)
+                        let expected = withName ? ["id", "name", "type", "balance"] : ["id", "type", "balance"]
+                        if data?["account"]?.objectValue?.keys != expected {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrongShapes == 0)
+        #expect(store.selectionPlans.count == 2)
+    }
+}
+
+extension GraphQLNormalizedStore {
+    /// The data of a read through the plan cache (as the client reads) that must hit.
+    fileprivate func planHit(
+        _ operation: GraphQLPreparedOperation,
+        _ variables: GraphQLJSONObject,
+        anchor: some AnyObject & Sendable
+    ) throws -> GraphQLJSONObject {
+        switch try read(operation, variables: variables, in: alice, freshness: nil, planAnchor: anchor) {
+        case .hit(let hit):
+            return hit.data
+        case .miss(let miss):
+            throw StoreTestFailure("expected a hit, missed at '\(miss.path)' (\(miss.reason))")
+        }
+    }
+}
