@@ -24,13 +24,12 @@ struct BankBFF: Sendable {
     }
 
     /// `POST /logout`: ends the request's session (the one of its `X-Session-ID`, or the user's), everything
-    /// cleared. Ending a session another user's token would name is impossible: the id's scope includes the user.
+    /// cleared, on every replica of the fleet (this one may never have served the user). Ending a session another
+    /// user's token would name is impossible: the id's scope includes the user.
     func logout(_ request: Request) async throws {
         let verified = try await verify(request)
         if let id = request.headers[Self.sessionIDHeader], !id.isEmpty {
-            if let session = hub.existingSession(id: id), session.principal == verified.principal {
-                await hub.endSession(id: id)
-            }
+            await hub.endSession(id: id, principal: verified.principal)
         } else {
             await hub.endSession(principal: verified.principal)
         }
