@@ -40,7 +40,7 @@ public final class RedisTestServer: Sendable {
             if let task { return task }
             let started = Task { () throws -> String in
                 if let url = ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"], !url.isEmpty { return url }
-                return try start().url
+                return try await start().url
             }
             task = started
             return started
@@ -50,19 +50,28 @@ public final class RedisTestServer: Sendable {
 
     /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted. With
     /// `password`, the default user needs it; with `aclUser`, that user also exists, allowed every command.
-    public static func start(password: String? = nil, aclUser: (name: String, password: String)? = nil) throws
+    ///
+    /// Waiting for the server to listen happens on a thread of its own, never on one of the few cooperative threads
+    /// every test of the process shares (blocking those stalls every other test).
+    public static func start(password: String? = nil, aclUser: (name: String, password: String)? = nil) async throws
         -> RedisTestServer
     {
         let server = RedisTestServer(port: try UnusedPort.find(), password: password, aclUser: aclUser)
-        try server.launch()
+        try await offThePool { try server.launch() }
         return server
     }
 
-    /// Kills the server at once (SIGKILL): clients see their connections close.
-    public func kill() {
+    /// Kills the server at once (SIGKILL) and returns once its port refuses connections: clients see their
+    /// connections close.
+    public func kill() async {
+        terminate()
+        try? await offThePool { self.waitUntilRefused() }
+    }
+
+    /// Sends SIGKILL without waiting for the port to close (for `defer` blocks and cleanup).
+    public func terminate() {
         let pid = running.withLock { $0.pid }
         if pid > 0 { send(SIGKILL, to: pid) }
-        waitUntilRefused()
     }
 
     /// Freezes the server (SIGSTOP): connections stay open and nothing answers.
@@ -78,8 +87,8 @@ public final class RedisTestServer: Sendable {
     }
 
     /// Starts the server again on the same port after ``kill()``.
-    public func restart() throws {
-        try launch()
+    public func restart() async throws {
+        try await offThePool { try self.launch() }
     }
 
     private func launch() throws {

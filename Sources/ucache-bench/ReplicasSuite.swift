@@ -33,7 +33,7 @@ struct ReplicasSuite: BenchSuite {
         let tenant = try await FixtureServer.tenant("benchreplicas")
         let ownServer: RedisTestServer? =
             ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
-            ? try RedisTestServer.start() : nil
+            ? try await RedisTestServer.start() : nil
         var url = ownServer?.url ?? ""
         if url.isEmpty { url = try await RedisTestServer.sharedURL() }
         let channel = "ucache-bench:\(UUID().uuidString.prefix(8))"
@@ -85,7 +85,7 @@ struct ReplicasSuite: BenchSuite {
         var notes = ["Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"), channel \(channel)."]
         var down: Double?
         if let ownServer {
-            ownServer.kill()
+            await ownServer.kill()
             try await waitUntil { a.replicationStatistics?.linkState.isUp == false }
             down = try await hitRate(onA, count: hits)
         } else {

@@ -39,8 +39,8 @@ struct SecondLevelSuite: BenchSuite {
         let tenant = try await FixtureServer.tenant("benchl2")
         let ownServer: RedisTestServer? =
             ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
-            ? try RedisTestServer.start() : nil
-        defer { ownServer?.kill() }
+            ? try await RedisTestServer.start() : nil
+        defer { ownServer?.terminate() }
         var url = ownServer?.url ?? ""
         if url.isEmpty { url = try await RedisTestServer.sharedURL() }
         let prefix = "ucache-bench:l2:\(UUID().uuidString.prefix(8)):"

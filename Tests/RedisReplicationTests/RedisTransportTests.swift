@@ -47,7 +47,7 @@ struct RedisTransportTests {
 
     @Test("with the right password the link subscribes; with a wrong one it reports authentication failures")
     func authentication() async throws {
-        let server = try RedisTestServer.start(password: "fleet-password-1")
+        let server = try await RedisTestServer.start(password: "fleet-password-1")
         let good = RecordingReceiver()
         let authenticated = RedisReplicationTransport(
             configuration: try redisConfiguration(url: server.url, channel: uniqueChannel("auth")))
@@ -73,7 +73,7 @@ struct RedisTransportTests {
 
     @Test("an ACL user from the URL authenticates; the same user with a wrong password does not")
     func aclUser() async throws {
-        let server = try RedisTestServer.start(password: "default-password", aclUser: ("fleet", "fleet-password"))
+        let server = try await RedisTestServer.start(password: "default-password", aclUser: ("fleet", "fleet-password"))
         let good = RecordingReceiver()
         let asUser = RedisReplicationTransport(
             configuration: try redisConfiguration(

@@ -18,14 +18,14 @@ struct ReplicationOutageTests {
 
     @Test("Redis killed: L1 keeps serving, clears succeed, the link shows down; after a restart B drops what it held")
     func killAndRestart() async throws {
-        let server = try RedisTestServer.start()
+        let server = try await RedisTestServer.start()
         let fleet = try await ReplicaHarness("outagekill", redisURL: server.url)
         let aliceOnA = try fleet.session(fleet.a, .alice)
         let aliceOnB = try fleet.session(fleet.b, .alice)
         _ = try await aliceOnB.rest.perform(with: balance).get()
         _ = try await aliceOnA.rest.perform(with: payees).get()
 
-        server.kill()
+        await server.kill()
         try await waitUntil { isDown(fleet.a) && isDown(fleet.b) }
         #expect(try await aliceOnB.source(of: balance) == .cache)
         #expect(await aliceOnA.cacheManager.clearBalancesCache().succeeded)
@@ -33,7 +33,7 @@ struct ReplicationOutageTests {
         #expect(fleet.b.metricsText().contains("ucache_replication_link_up 0"))
         #expect((fleet.b.replicationStatistics?.disconnections ?? 0) >= 1)
 
-        try server.restart()
+        try await server.restart()
         try await ReplicaHarness.waitUntilReadyCount(fleet.a, gaps: 2)
         try await ReplicaHarness.waitUntilReadyCount(fleet.b, gaps: 2)
         // B may have missed A's clear: everything it wrote before resubscribing is gone, on both replicas.
@@ -44,7 +44,7 @@ struct ReplicationOutageTests {
 
     @Test("Redis paused (SIGSTOP): the link is declared lost within its timeout; after SIGCONT B drops what it held")
     func pauseAndResume() async throws {
-        let server = try RedisTestServer.start()
+        let server = try await RedisTestServer.start()
         let fleet = try await ReplicaHarness("outagepause", redisURL: server.url)
         let aliceOnA = try fleet.session(fleet.a, .alice)
         let aliceOnB = try fleet.session(fleet.b, .alice)
@@ -66,7 +66,7 @@ struct ReplicationOutageTests {
 
     @Test("the observer hears the link go down and come back, and the drop after the gap with what it dropped")
     func events() async throws {
-        let server = try RedisTestServer.start()
+        let server = try await RedisTestServer.start()
         let tenant = try await FixtureServer.tenant("outageevents")
         let events = Mutex<[ReplicationEvent]>([])
         let hub = try ReplicaHarness.hub(
@@ -77,9 +77,9 @@ struct ReplicationOutageTests {
             id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
         _ = try await alice.rest.perform(with: balance).get()
 
-        server.kill()
+        await server.kill()
         try await waitUntil { isDown(hub) }
-        try server.restart()
+        try await server.restart()
         try await ReplicaHarness.waitUntilReadyCount(hub, gaps: 2)
         await hub.shutdown()
 

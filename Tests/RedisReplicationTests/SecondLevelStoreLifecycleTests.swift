@@ -10,7 +10,7 @@ struct SecondLevelStoreLifecycleTests {
 
     @Test("with the password the store connects; with a wrong one it never does and its reads fail fast")
     func authentication() async throws {
-        let server = try RedisTestServer.start(password: "l2-password-1")
+        let server = try await RedisTestServer.start(password: "l2-password-1")
         let store = try await connectedStore(secondLevelConfiguration(url: server.url, label: "auth"))
         #expect(await store.read(key("alice", "a"), deadline: patientDeadline) == .miss(generation: initialGeneration))
         await store.shutdown()
@@ -26,7 +26,7 @@ struct SecondLevelStoreLifecycleTests {
         #expect(!wrong.description.contains("not-the-password"))
         #expect(!error.description.contains("not-the-password"))
         await rejected.shutdown()
-        server.kill()
+        await server.kill()
     }
 
     @Test("shutdown answers pending reads with .stopped, and every read after it too")
@@ -43,12 +43,12 @@ struct SecondLevelStoreLifecycleTests {
         #expect(await pending.value == .unavailable(.stopped))
         #expect(await store.read(key("alice", "b"), deadline: .seconds(1)) == .unavailable(.stopped))
         server.resume()
-        server.kill()
+        await server.kill()
     }
 
     @Test("a store dropped without shutdown closes its connection and ends its thread")
     func droppedStore() async throws {
-        let server = try RedisTestServer.start()
+        let server = try await RedisTestServer.start()
         let configuration = try secondLevelConfiguration(url: server.url, label: "drop")
         let raw = try RawRedis(configuration)
         var store: RedisSecondLevelStore? = try await connectedStore(configuration)
@@ -56,7 +56,7 @@ struct SecondLevelStoreLifecycleTests {
         _ = await store?.read(key("alice", "a"), deadline: patientDeadline)
         store = nil
         try await waitUntil { try clientCount(raw) == 1 }
-        server.kill()
+        await server.kill()
     }
 
     private func clientCount(_ raw: RawRedis) throws -> Int {

@@ -56,13 +56,13 @@ struct SecondLevelStoreLimitsTests {
             $0.clearDeadline = .milliseconds(50)
         }
         let (server, store) = (redis.server, redis.store)
-        server.kill()
+        await server.kill()
         try await waitUntil { !store.statistics().isConnected }
         await store.clearNamespace(SecondLevelNamespace("alice"))
         await store.clearTags([SecondLevelTag("balances")], in: SecondLevelNamespace("bob"))
         await store.clearNamespace(SecondLevelNamespace("carol"))
 
-        try server.restart()
+        try await server.restart()
         try await waitUntil { store.statistics().clears == 1 }
         // One INCR of the epoch, no namespace generation: every namespace moved, carol's and dave's alike.
         for name in ["alice", "carol", "dave"] {

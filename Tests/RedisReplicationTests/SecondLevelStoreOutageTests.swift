@@ -78,7 +78,7 @@ struct SecondLevelStoreOutageTests {
     func killedAndRestarted() async throws {
         let redis = try await OwnRedis("kill")
         let (server, store) = (redis.server, redis.store)
-        server.kill()
+        await server.kill()
         try await waitUntil { !store.statistics().isConnected }
         let started = clock.now
         #expect(await store.read(key("alice", "a"), deadline: .seconds(60)) == .unavailable(.error))
@@ -87,7 +87,7 @@ struct SecondLevelStoreOutageTests {
         store.write([1], for: key("alice", "a"), generation: initialGeneration, timeToLive: .seconds(60), tags: [])
         #expect(store.statistics().droppedWrites == 1 && store.statistics().errors == 1)
 
-        try server.restart()
+        try await server.restart()
         try await waitUntil { store.statistics().isConnected }
         try await writeAndSettle(store, [7], for: key("alice", "a"), generation: initialGeneration)
         #expect(
@@ -101,17 +101,17 @@ struct SecondLevelStoreOutageTests {
             $0.clearDeadline = .milliseconds(100)
         }
         let (server, store) = (redis.server, redis.store)
-        server.kill()
+        await server.kill()
         try await waitUntil { !store.statistics().isConnected }
 
-        let restart: @Sendable () -> Void = { try? server.restart() }
+        let restart: @Sendable () async -> Void = { try? await server.restart() }
         let (_, returnedByItself) = await whileRedisIsStuck(recover: restart) {
             await store.clearNamespace(SecondLevelNamespace("alice"))
         }
         #expect(returnedByItself, "the clear waited for Redis instead of its deadline")
         #expect(store.statistics().clears == 0)
 
-        try server.restart()
+        try await server.restart()
         try await waitUntil { store.statistics().clears == 1 }
         // The restarted Redis is empty: the generation it holds now is the clear's own INCR.
         #expect(

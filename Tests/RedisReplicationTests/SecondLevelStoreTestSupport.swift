@@ -63,7 +63,7 @@ func writeAndSettle(
 /// fails the test rather than hanging it. This checks the deadline by cause (the call returned while Redis could not
 /// have answered), not by wall-clock speed, which a loaded machine cannot promise.
 func whileRedisIsStuck<T: Sendable>(
-    patience: Duration = .milliseconds(TestTiming.milliseconds(20_000)), recover: @escaping @Sendable () -> Void,
+    patience: Duration = .milliseconds(TestTiming.milliseconds(20_000)), recover: @escaping @Sendable () async -> Void,
     _ body: () async -> T
 ) async -> (value: T, returnedByItself: Bool) {
     let net = SafetyNet()
@@ -80,9 +80,9 @@ func whileRedisIsStuck<T: Sendable>(
 private actor SafetyNet {
     private(set) var fired = false
 
-    func fire(_ recover: @Sendable () -> Void) {
+    func fire(_ recover: @Sendable () async -> Void) async {
         fired = true
-        recover()
+        await recover()
     }
 }
 
@@ -123,7 +123,7 @@ struct OwnRedis {
         _ label: String, password: String? = nil,
         adjust: (inout RedisSecondLevelConfiguration) -> Void = { _ in }
     ) async throws {
-        server = try RedisTestServer.start(password: password)
+        server = try await RedisTestServer.start(password: password)
         var configuration = try secondLevelConfiguration(url: server.url, label: label)
         adjust(&configuration)
         self.configuration = configuration
@@ -134,6 +134,6 @@ struct OwnRedis {
     func stop() async {
         await store.shutdown()
         server.resume()
-        server.kill()
+        await server.kill()
     }
 }

@@ -11,8 +11,8 @@ struct SecondLevelOutageTests {
 
     @Test("Redis paused mid-read: the read passes its deadline and the network answers")
     func pausedRedis() async throws {
-        let redis = try RedisTestServer.start()
-        defer { redis.kill() }
+        let redis = try await RedisTestServer.start()
+        defer { redis.terminate() }
         let harness = try await SecondLevelHarness(
             "l2-paused", redisURL: redis.url, readDeadline: .milliseconds(TestTiming.milliseconds(50)))
         defer { Task { await harness.shutdown() } }
@@ -30,10 +30,10 @@ struct SecondLevelOutageTests {
 
     @Test("Redis down: reads, writes and every clear return without error; the caches keep serving")
     func redisDown() async throws {
-        let redis = try RedisTestServer.start()
+        let redis = try await RedisTestServer.start()
         let harness = try await SecondLevelHarness("l2-down", redisURL: redis.url)
         defer { Task { await harness.shutdown() } }
-        redis.kill()
+        await redis.kill()
         try await waitUntil { harness.b.secondLevelStatistics?.store.isConnected == false }
 
         let alice = harness.session(harness.b, .alice)
