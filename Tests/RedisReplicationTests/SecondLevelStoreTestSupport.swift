@@ -11,7 +11,7 @@ func secondLevelConfiguration(url: String, label: String) throws -> RedisSecondL
     var configuration = try RedisSecondLevelConfiguration(url: url)
     configuration.keyPrefix = "ucache-test:l2:\(label):\(UUID().uuidString.prefix(8)):"
     configuration.connection.commandTimeout = .seconds(1)
-    configuration.connection.pingInterval = .milliseconds(50)
+    configuration.connection.pingInterval = .milliseconds(250)
     configuration.connection.initialBackoff = .milliseconds(20)
     configuration.connection.maximumBackoff = .milliseconds(200)
     return configuration

@@ -31,7 +31,7 @@ func redisConfiguration(url: String, channel: String) throws -> RedisReplication
     var configuration = try RedisReplicationConfiguration(url: url)
     configuration.channel = channel
     configuration.commandTimeout = .seconds(1)
-    configuration.pingInterval = .milliseconds(50)
+    configuration.pingInterval = .milliseconds(250)
     configuration.initialBackoff = .milliseconds(20)
     configuration.maximumBackoff = .milliseconds(200)
     return configuration

@@ -53,7 +53,7 @@ struct SecondLevelHarness {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
         storeConfiguration.connection.commandTimeout = .seconds(1)
-        storeConfiguration.connection.pingInterval = .milliseconds(50)
+        storeConfiguration.connection.pingInterval = .milliseconds(250)
         storeConfiguration.connection.initialBackoff = .milliseconds(20)
         storeConfiguration.connection.maximumBackoff = .milliseconds(200)
         var replication: ReplicationConfiguration?
@@ -61,7 +61,7 @@ struct SecondLevelHarness {
             var bus = try RedisReplicationConfiguration(url: url)
             bus.channel = "ucache-test:l2front:\(unique)"
             bus.commandTimeout = .seconds(1)
-            bus.pingInterval = .milliseconds(50)
+            bus.pingInterval = .milliseconds(250)
             bus.initialBackoff = .milliseconds(20)
             bus.maximumBackoff = .milliseconds(200)
             replication = ReplicationConfiguration(
