@@ -32,7 +32,8 @@ enum BareCurlMultiBaseline {
     static func measure(url: String, level: Int, total: Int, warmUp: Int) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let thread = Thread {
-                continuation.resume(with: Swift.Result { try run(url: url, level: level, total: total, warmUp: warmUp) })
+                continuation.resume(
+                    with: Swift.Result { try run(url: url, level: level, total: total, warmUp: warmUp) })
             }
             thread.name = "bare libcurl-multi"
             thread.start()

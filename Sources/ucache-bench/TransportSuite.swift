@@ -61,7 +61,9 @@ struct TransportSuite: BenchSuite {
                     let bare = try await BareCurlMultiBaseline.measure(
                         url: url, level: level, total: requests, warmUp: min(500, requests))
                     bareRuns.append(
-                        Run(requests: requests, seconds: bare.seconds, cpuSeconds: bare.cpuSeconds, samples: bare.samples))
+                        Run(
+                            requests: requests, seconds: bare.seconds, cpuSeconds: bare.cpuSeconds,
+                            samples: bare.samples))
                 }
             }
             let curlRow = curlRuns.isEmpty ? nil : Run.medianRow(of: curlRuns, name: "CurlHTTPClient     c=\(level)")
@@ -75,14 +77,17 @@ struct TransportSuite: BenchSuite {
             }
             if let bareRow { rows.append(bareRow) }
             roundNotes.append(
-                "c=\(level) cpu µs/req by round: CurlHTTPClient \(Run.cpuList(curlRuns)); bare \(Run.cpuList(bareRuns))")
+                "c=\(level) cpu µs/req by round: CurlHTTPClient \(Run.cpuList(curlRuns)); bare \(Run.cpuList(bareRuns))"
+            )
 
             guard clients.contains("urlsession") else { continue }
             let sessionRun = try await measure(level: level, total: sessionRequests) {
                 try await session.get(url)
             }
             var sessionRow = sessionRun.row("URLSession         c=\(level)")
-            if let curlRow = rows.first(where: { $0.name.hasPrefix("CurlHTTPClient") && $0.name.hasSuffix("c=\(level)") }) {
+            if let curlRow = rows.first(where: {
+                $0.name.hasPrefix("CurlHTTPClient") && $0.name.hasSuffix("c=\(level)")
+            }) {
                 sessionRow.values["vs URLSession"] = curlRow.values["req/s"]! / max(sessionRun.requestsPerSecond, 0.001)
             }
             rows.append(sessionRow)
@@ -138,7 +143,8 @@ struct TransportSuite: BenchSuite {
         }
 
         static func cpuList(_ runs: [Run]) -> String {
-            runs.isEmpty ? "-" : runs.map { String(format: "%.1f", $0.cpuMicrosecondsPerRequest) }.joined(separator: " ")
+            runs.isEmpty
+                ? "-" : runs.map { String(format: "%.1f", $0.cpuMicrosecondsPerRequest) }.joined(separator: " ")
         }
     }
 
