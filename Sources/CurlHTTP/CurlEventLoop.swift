@@ -99,26 +99,34 @@ final class CurlEventLoop: Sendable {
 
     private func run() {
         let running = RunningTransfers()
+        // Swapped with the shared queues under the lock, so neither side copies or reallocates an array.
+        var submissions: [Transfer] = []
+        var cancellations: [Transfer] = []
+        var finished: [(Transfer, Transfer.Outcome)] = []
         while true {
-            let (submissions, cancellations, stop) = state.withLock { state in
-                defer {
-                    state.submissions.removeAll(keepingCapacity: true)
-                    state.cancellations.removeAll(keepingCapacity: true)
-                }
-                return (state.submissions, state.cancellations, state.stopRequested)
+            let stop = state.withLock { state in
+                swap(&submissions, &state.submissions)
+                swap(&cancellations, &state.cancellations)
+                return state.stopRequested
             }
             for transfer in submissions { start(transfer, in: running) }
+            submissions.removeAll(keepingCapacity: true)
             for transfer in cancellations {
                 guard running.remove(transfer) else { continue }
-                detach(transfer)
+                detach(transfer, keepingOptions: false)
                 transfer.finish(
                     .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
             }
+            cancellations.removeAll(keepingCapacity: true)
             if stop { break }
 
             var stillRunning: Int32 = 0
             curl_multi_perform(multi.handle, &stillRunning)
-            collectFinished(running)
+            collectFinished(running, into: &finished)
+            // Resumed together after libcurl's bookkeeping: the woken tasks find every answer of this round
+            // at once, and the loop is not preempted between two transfers by a task it just woke.
+            for (transfer, outcome) in finished { transfer.finish(outcome) }
+            finished.removeAll(keepingCapacity: true)
             let idle = state.withLock { state in
                 // Park only when no work arrived meanwhile; from here on, submitters must wake us.
                 guard state.submissions.isEmpty, state.cancellations.isEmpty, !state.stopRequested else { return false }
@@ -137,7 +145,7 @@ final class CurlEventLoop: Sendable {
         guard transfer.markRunning() else {
             transfer.finish(
                 .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
-            easyHandles.recycle(transfer.easy)
+            easyHandles.recycle(transfer.handle, keepingOptions: false)
             return
         }
         let code = curl_multi_add_handle(multi.handle, transfer.easy)
@@ -148,38 +156,39 @@ final class CurlEventLoop: Sendable {
                     CurlHTTPError(
                         .other, "libcurl refused the transfer.", curlCode: Int(code.rawValue),
                         curlMessage: message)))
-            easyHandles.recycle(transfer.easy)
+            easyHandles.recycle(transfer.handle, keepingOptions: false)
             return
         }
         running.insert(transfer)
     }
 
-    private func collectFinished(_ running: RunningTransfers) {
+    /// Detaches every transfer libcurl reports done and appends its outcome, read before the handle is reused.
+    private func collectFinished(_ running: RunningTransfers, into finished: inout [(Transfer, Transfer.Outcome)]) {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi.handle, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = running.remove(easy: easy)
             else { continue }
             let result = ucc_multi_message_result(message)
-            // Read what libcurl knows before the handle is detached and reset.
             let outcome: Transfer.Outcome =
                 result == CURLE_OK
                 ? .success(ResponseAssembly.response(of: transfer))
                 : .failure(CurlCodeMapping.error(for: result, transfer: transfer))
-            detach(transfer)
-            transfer.finish(outcome)
+            // A handle whose transfer failed or was sent twice is reset before its next use.
+            detach(transfer, keepingOptions: result == CURLE_OK && !transfer.attempts.hasResent)
+            finished.append((transfer, outcome))
         }
     }
 
-    private func detach(_ transfer: Transfer) {
+    private func detach(_ transfer: Transfer, keepingOptions: Bool) {
         curl_multi_remove_handle(multi.handle, transfer.easy)
-        easyHandles.recycle(transfer.easy)
+        easyHandles.recycle(transfer.handle, keepingOptions: keepingOptions)
     }
 
     private func shutDown(_ running: RunningTransfers) {
         let error = CurlHTTPError(.shutdown, "The client was shut down before the request finished.")
         for transfer in running.removeAll() {
-            detach(transfer)
+            detach(transfer, keepingOptions: false)
             transfer.finish(.failure(error))
         }
         let (pending, waiters) = state.withLock { state in
@@ -192,7 +201,7 @@ final class CurlEventLoop: Sendable {
         }
         for transfer in pending {
             transfer.finish(.failure(error))
-            easyHandles.recycle(transfer.easy)
+            easyHandles.recycle(transfer.handle, keepingOptions: false)
         }
         easyHandles.drain()
         for waiter in waiters { waiter.resume() }

@@ -38,11 +38,11 @@ public final class CurlHTTPClient: Sendable {
         if Task.isCancelled {
             throw CurlHTTPError(.cancelled, "The task was cancelled before \(redactedURL) was requested.")
         }
-        guard let easy = loop.easyHandles.take() else {
+        guard let handle = loop.easyHandles.take() else {
             throw CurlHTTPError(.other, "libcurl could not allocate an easy handle.")
         }
         let transfer = Transfer(
-            easy: easy,
+            handle: handle,
             request: request,
             redactedURL: redactedURL,
             maximumResponseSize: configuration.maximumResponseSize
@@ -50,14 +50,14 @@ public final class CurlHTTPClient: Sendable {
         do {
             try EasyHandleSetup.configure(transfer, configuration: configuration)
         } catch {
-            loop.easyHandles.recycle(easy)
+            loop.easyHandles.recycle(handle, keepingOptions: false)
             throw error
         }
 
         let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: Transfer.Continuation) in
+            await withUnsafeContinuation { (continuation: Transfer.Continuation) in
                 guard transfer.attach(continuation) else {
-                    loop.easyHandles.recycle(easy)
+                    loop.easyHandles.recycle(handle, keepingOptions: false)
                     continuation.resume(
                         returning: .failure(CurlHTTPError(.cancelled, "The request to \(redactedURL) was cancelled.")))
                     return
@@ -65,7 +65,7 @@ public final class CurlHTTPClient: Sendable {
                 do throws(CurlHTTPError) {
                     try loop.submit(transfer)
                 } catch {
-                    loop.easyHandles.recycle(easy)
+                    loop.easyHandles.recycle(handle, keepingOptions: false)
                     transfer.finish(.failure(error))
                 }
             }
