@@ -10,6 +10,7 @@ enum BareCurlMultiBaseline {
     struct Result {
         var seconds: Double
         var cpuSeconds: Double
+        var userSeconds: Double
         var samples: Samples
         var bytes: Int
     }
@@ -21,11 +22,13 @@ enum BareCurlMultiBaseline {
         defer { loop.close() }
         _ = try loop.perform(total: warmUp)
         let cpuBefore = ProcessCPU.now()
+        let userBefore = ProcessCPU.user()
         let start = monotonicNanoseconds()
         let samples = try loop.perform(total: total)
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         return Result(
-            seconds: seconds, cpuSeconds: ProcessCPU.now() - cpuBefore, samples: samples, bytes: loop.counter.bytes)
+            seconds: seconds, cpuSeconds: ProcessCPU.now() - cpuBefore, userSeconds: ProcessCPU.user() - userBefore,
+            samples: samples, bytes: loop.counter.bytes)
     }
 
     /// ``run`` on a dedicated thread, so the cooperative pool is neither blocked nor charged.

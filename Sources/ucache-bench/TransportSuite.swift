@@ -63,7 +63,7 @@ struct TransportSuite: BenchSuite {
                     bareRuns.append(
                         Run(
                             requests: requests, seconds: bare.seconds, cpuSeconds: bare.cpuSeconds,
-                            samples: bare.samples))
+                            userSeconds: bare.userSeconds, samples: bare.samples))
                 }
             }
             let curlRow = curlRuns.isEmpty ? nil : Run.medianRow(of: curlRuns, name: "CurlHTTPClient     c=\(level)")
@@ -77,7 +77,8 @@ struct TransportSuite: BenchSuite {
             }
             if let bareRow { rows.append(bareRow) }
             roundNotes.append(
-                "c=\(level) cpu µs/req by round: CurlHTTPClient \(Run.cpuList(curlRuns)); bare \(Run.cpuList(bareRuns))"
+                "c=\(level) cpu µs/req (user part) by round: CurlHTTPClient \(Run.cpuList(curlRuns)); "
+                    + "bare \(Run.cpuList(bareRuns))"
             )
 
             guard clients.contains("urlsession") else { continue }
@@ -114,6 +115,8 @@ struct TransportSuite: BenchSuite {
         var requests: Int
         var seconds: Double
         var cpuSeconds: Double
+        /// The user-space part of `cpuSeconds` (the rest is the kernel: sockets, scheduling).
+        var userSeconds: Double
         var samples: Samples
         var requestsPerSecond: Double { Double(requests) / seconds }
         var cpuMicrosecondsPerRequest: Double { cpuSeconds / Double(requests) * 1e6 }
@@ -143,8 +146,11 @@ struct TransportSuite: BenchSuite {
         }
 
         static func cpuList(_ runs: [Run]) -> String {
-            runs.isEmpty
-                ? "-" : runs.map { String(format: "%.1f", $0.cpuMicrosecondsPerRequest) }.joined(separator: " ")
+            guard !runs.isEmpty else { return "-" }
+            return runs.map { run in
+                let user = run.userSeconds / Double(run.requests) * 1e6
+                return String(format: "%.1f (%.1f)", run.cpuMicrosecondsPerRequest, user)
+            }.joined(separator: " ")
         }
     }
 
@@ -155,10 +161,13 @@ struct TransportSuite: BenchSuite {
     ) async throws -> Run {
         _ = try await drive(level: level, total: min(500, total), operation)  // warm-up, opens connections
         let cpuBefore = ProcessCPU.now()
+        let userBefore = ProcessCPU.user()
         let start = monotonicNanoseconds()
         let samples = try await drive(level: level, total: total, operation)
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        return Run(requests: total, seconds: seconds, cpuSeconds: ProcessCPU.now() - cpuBefore, samples: samples)
+        return Run(
+            requests: total, seconds: seconds, cpuSeconds: ProcessCPU.now() - cpuBefore,
+            userSeconds: ProcessCPU.user() - userBefore, samples: samples)
     }
 
     private func drive(
@@ -187,6 +196,15 @@ struct TransportSuite: BenchSuite {
             for try await samples in group { all.append(contentsOf: samples) }
             return all
         }
+    }
+}
+
+extension ProcessCPU {
+    /// Process CPU time spent in user space.
+    static func user() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
     }
 }
 
