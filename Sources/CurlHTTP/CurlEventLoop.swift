@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 
 /// One thread that drives a `curl_multi` handle: it adds submitted transfers, removes cancelled ones,
-/// runs libcurl, and resumes each finished transfer's waiter.
+/// runs libcurl, and resumes each finished transfer's waiter. It does nothing else: building the response
+/// or the error and giving the easy handle back to the pool is the waiting task's work, so the one loop
+/// thread spends its time in libcurl.
 ///
 /// Other threads talk to it only through `state` (a `Mutex`) followed by `curl_multi_wakeup`, which
 /// libcurl documents as callable from any thread. Everything else about the multi handle and the
@@ -102,7 +104,7 @@ final class CurlEventLoop: Sendable {
         // Swapped with the shared queues under the lock, so neither side copies or reallocates an array.
         var submissions: [Transfer] = []
         var cancellations: [Transfer] = []
-        var finished: [(Transfer, Transfer.Outcome)] = []
+        var finished: [(Transfer, CURLcode)] = []
         while true {
             let stop = state.withLock { state in
                 swap(&submissions, &state.submissions)
@@ -113,9 +115,9 @@ final class CurlEventLoop: Sendable {
             submissions.removeAll(keepingCapacity: true)
             for transfer in cancellations {
                 guard running.remove(transfer) else { continue }
-                detach(transfer, keepingOptions: false)
+                curl_multi_remove_handle(multi.handle, transfer.easy)
                 transfer.finish(
-                    .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
+                    .failed(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
             }
             cancellations.removeAll(keepingCapacity: true)
             if stop { break }
@@ -125,7 +127,7 @@ final class CurlEventLoop: Sendable {
             collectFinished(running, into: &finished)
             // Resumed together after libcurl's bookkeeping: the woken tasks find every answer of this round
             // at once, and the loop is not preempted between two transfers by a task it just woke.
-            for (transfer, outcome) in finished { transfer.finish(outcome) }
+            for (transfer, result) in finished { transfer.finish(.completed(result)) }
             finished.removeAll(keepingCapacity: true)
             let idle = state.withLock { state in
                 // Park only when no work arrived meanwhile; from here on, submitters must wake us.
@@ -144,52 +146,39 @@ final class CurlEventLoop: Sendable {
     private func start(_ transfer: Transfer, in running: RunningTransfers) {
         guard transfer.markRunning() else {
             transfer.finish(
-                .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
-            easyHandles.recycle(transfer.handle, keepingOptions: false)
+                .failed(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
             return
         }
         let code = curl_multi_add_handle(multi.handle, transfer.easy)
         guard code == CURLM_OK else {
             let message = String(cString: curl_multi_strerror(code))
             transfer.finish(
-                .failure(
+                .failed(
                     CurlHTTPError(
                         .other, "libcurl refused the transfer.", curlCode: Int(code.rawValue),
                         curlMessage: message)))
-            easyHandles.recycle(transfer.handle, keepingOptions: false)
             return
         }
         running.insert(transfer)
     }
 
-    /// Detaches every transfer libcurl reports done and appends its outcome, read before the handle is reused.
-    private func collectFinished(_ running: RunningTransfers, into finished: inout [(Transfer, Transfer.Outcome)]) {
+    /// Removes every transfer libcurl reports done from the multi handle and appends it with its result.
+    private func collectFinished(_ running: RunningTransfers, into finished: inout [(Transfer, CURLcode)]) {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi.handle, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = running.remove(easy: easy)
             else { continue }
-            let result = ucc_multi_message_result(message)
-            let outcome: Transfer.Outcome =
-                result == CURLE_OK
-                ? .success(ResponseAssembly.response(of: transfer))
-                : .failure(CurlCodeMapping.error(for: result, transfer: transfer))
-            // A handle whose transfer failed or was sent twice is reset before its next use.
-            detach(transfer, keepingOptions: result == CURLE_OK && !transfer.attempts.hasResent)
-            finished.append((transfer, outcome))
+            finished.append((transfer, ucc_multi_message_result(message)))
+            curl_multi_remove_handle(multi.handle, easy)
         }
-    }
-
-    private func detach(_ transfer: Transfer, keepingOptions: Bool) {
-        curl_multi_remove_handle(multi.handle, transfer.easy)
-        easyHandles.recycle(transfer.handle, keepingOptions: keepingOptions)
     }
 
     private func shutDown(_ running: RunningTransfers) {
         let error = CurlHTTPError(.shutdown, "The client was shut down before the request finished.")
         for transfer in running.removeAll() {
-            detach(transfer, keepingOptions: false)
-            transfer.finish(.failure(error))
+            curl_multi_remove_handle(multi.handle, transfer.easy)
+            transfer.finish(.failed(error))
         }
         let (pending, waiters) = state.withLock { state in
             state.isRunning = false
@@ -199,10 +188,7 @@ final class CurlEventLoop: Sendable {
             }
             return (state.submissions, state.onStopped)
         }
-        for transfer in pending {
-            transfer.finish(.failure(error))
-            easyHandles.recycle(transfer.handle, keepingOptions: false)
-        }
+        for transfer in pending { transfer.finish(.failed(error)) }
         easyHandles.drain()
         for waiter in waiters { waiter.resume() }
     }

@@ -54,24 +54,36 @@ public final class CurlHTTPClient: Sendable {
             throw error
         }
 
-        let outcome = await withTaskCancellationHandler {
+        let end = await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: Transfer.Continuation) in
                 guard transfer.attach(continuation) else {
-                    loop.easyHandles.recycle(handle, keepingOptions: false)
                     continuation.resume(
-                        returning: .failure(CurlHTTPError(.cancelled, "The request to \(redactedURL) was cancelled.")))
+                        returning: .failed(CurlHTTPError(.cancelled, "The request to \(redactedURL) was cancelled.")))
                     return
                 }
                 do throws(CurlHTTPError) {
                     try loop.submit(transfer)
                 } catch {
-                    loop.easyHandles.recycle(handle, keepingOptions: false)
-                    transfer.finish(.failure(error))
+                    transfer.finish(.failed(error))
                 }
             }
         } onCancel: {
             if transfer.requestCancellation() { loop.cancel(transfer) }
         }
+        // The loop has let go of the handle: the answer is read from it here, on the caller's thread, which keeps
+        // the one loop thread free for libcurl.
+        let outcome: Result<Response, CurlHTTPError>
+        switch end {
+        case .completed(let code) where code == CURLE_OK:
+            outcome = .success(ResponseAssembly.response(of: transfer))
+        case .completed(let code):
+            outcome = .failure(CurlCodeMapping.error(for: code, transfer: transfer))
+        case .failed(let error):
+            outcome = .failure(error)
+        }
+        // A handle whose transfer failed or was sent twice is reset before its next use.
+        let succeededOnce = end.isSuccess && !transfer.attempts.hasResent
+        loop.easyHandles.recycle(handle, keepingOptions: succeededOnce)
         return try outcome.get()
     }
 

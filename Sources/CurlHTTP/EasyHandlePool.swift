@@ -38,6 +38,10 @@ final class EasyHandlePool: Sendable {
             handle.requestOptions.remove(.cookieJar)
         }
         if !keepingOptions { handle.reset() }
+        if handle.headerBytes.capacity > 16 * 1024 {
+            handle.headerBytes = []  // an unusually large header block does not stay in the pool
+            handle.headerBytes.reserveCapacity(1024)
+        }
         // A handle the pool does not keep is freed with its last reference.
         idle.withLock { idle in
             if idle.count < capacity { idle.append(handle) }

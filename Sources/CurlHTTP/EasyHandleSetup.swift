@@ -20,6 +20,7 @@ enum EasyHandleSetup {
         }
         undoRequestOptions(of: handle, configuration: configuration, check: check)
         handle.errorBuffer[0] = 0
+        handle.headerBytes.removeAll(keepingCapacity: true)
 
         check(ucc_easy_setopt_string(easy, CURLOPT_URL, request.url))
         let userData = Unmanaged.passUnretained(transfer).toOpaque()

@@ -39,12 +39,15 @@ final class PooledEasyHandle: @unchecked Sendable {
     /// Whether libcurl has `CURLOPT_PREREQFUNCTION` (7.80 and later), known once the shared options are set.
     var hasPrerequestCallback = false
     var requestOptions: RequestOptions = []
+    /// The raw header lines of the latest response (see `HeaderLines`), reused from one request to the next.
+    var headerBytes: [UInt8] = []
 
     init?() {
         guard let easy = curl_easy_init() else { return nil }
         self.easy = easy
         self.errorBuffer = .allocate(capacity: Int(ucc_error_size))
         self.errorBuffer.initialize(to: 0)
+        self.headerBytes.reserveCapacity(1024)
     }
 
     /// Back to libcurl's defaults: everything must be set again before the next request.
