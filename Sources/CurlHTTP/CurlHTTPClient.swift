@@ -34,9 +34,10 @@ public final class CurlHTTPClient: Sendable {
     /// - Throws: ``CurlHTTPError``: invalid input before any I/O, transport failures, `cancelled` when the
     ///   task is cancelled, `shutdown` after ``shutdown()``. An HTTP error status is not thrown.
     public func execute(_ request: Request) async throws(CurlHTTPError) -> Response {
-        let redactedURL = try RequestValidation.validate(request, configuration: configuration)
+        try RequestValidation.validate(request, configuration: configuration)
         if Task.isCancelled {
-            throw CurlHTTPError(.cancelled, "The task was cancelled before \(redactedURL) was requested.")
+            let target = RequestValidation.redacted(request.url)
+            throw CurlHTTPError(.cancelled, "The task was cancelled before \(target) was requested.")
         }
         guard let handle = loop.easyHandles.take() else {
             throw CurlHTTPError(.other, "libcurl could not allocate an easy handle.")
@@ -44,7 +45,6 @@ public final class CurlHTTPClient: Sendable {
         let transfer = Transfer(
             handle: handle,
             request: request,
-            redactedURL: redactedURL,
             maximumResponseSize: configuration.maximumResponseSize
         )
         do {
@@ -58,7 +58,8 @@ public final class CurlHTTPClient: Sendable {
             await withUnsafeContinuation { (continuation: Transfer.Continuation) in
                 guard transfer.attach(continuation) else {
                     continuation.resume(
-                        returning: .failed(CurlHTTPError(.cancelled, "The request to \(redactedURL) was cancelled.")))
+                        returning: .failed(
+                            CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
                     return
                 }
                 do throws(CurlHTTPError) {

@@ -41,8 +41,8 @@ final class Transfer: @unchecked Sendable {
     let handle: PooledEasyHandle
     var easy: UnsafeMutableRawPointer { handle.easy }
     let request: CurlHTTPClient.Request
-    /// `scheme://host:port/path` of the request, for error messages (no userinfo, no query).
-    let redactedURL: String
+    /// `scheme://host:port/path` of the request, for error messages (no userinfo, no query); computed when needed.
+    var redactedURL: String { RequestValidation.redacted(request.url) }
     let maximumResponseSize: Int
     var headerList: UnsafeMutablePointer<curl_slist>?
 
@@ -54,10 +54,9 @@ final class Transfer: @unchecked Sendable {
 
     private let phase = Mutex<Phase>(.pending(nil, cancelled: false))
 
-    init(handle: PooledEasyHandle, request: CurlHTTPClient.Request, redactedURL: String, maximumResponseSize: Int) {
+    init(handle: PooledEasyHandle, request: CurlHTTPClient.Request, maximumResponseSize: Int) {
         self.handle = handle
         self.request = request
-        self.redactedURL = redactedURL
         self.maximumResponseSize = maximumResponseSize
     }
 
