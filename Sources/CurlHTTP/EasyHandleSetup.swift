@@ -42,10 +42,6 @@ enum EasyHandleSetup {
             // HTTP it would queue concurrent requests behind one HTTP/1.1 connection (head-of-line blocking).
             check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS(request.url) ? 1 : 0))
         }
-        if request.headers.contains("User-Agent") {
-            check(ucc_easy_setopt_string(easy, CURLOPT_USERAGENT, nil))
-            handle.requestOptions.insert(.noUserAgent)
-        }
         if let jar = request.cookieJar {
             // The share must be attached before the cookie engine is switched on, or the handle
             // would start a private cookie store of its own.
@@ -55,8 +51,12 @@ enum EasyHandleSetup {
         }
 
         configureMethodAndBody(transfer, check: check)
-        transfer.headerList = headerList(for: request)
-        check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList))
+        if request.headers.count == 0 {
+            check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, handle.defaultHeaderList))
+        } else {
+            transfer.headerList = headerList(for: request.headers, configuration: configuration)
+            check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList))
+        }
 
         if failure != CURLE_OK {
             throw CurlHTTPError(
@@ -104,7 +104,9 @@ enum EasyHandleSetup {
         if configuration.acceptCompressedResponses {
             check(ucc_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
         }
-        check(ucc_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent))
+        if handle.defaultHeaderList == nil {
+            handle.defaultHeaderList = headerList(for: [:], configuration: configuration)
+        }
     }
 
     /// Puts back what the previous request on this handle set for itself only.
@@ -130,9 +132,6 @@ enum EasyHandleSetup {
         }
         if options.contains(.freshConnect) {
             check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 0))
-        }
-        if options.contains(.noUserAgent) {
-            check(ucc_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent))
         }
         // `.cookieJar` is undone when the transfer ends (EasyHandlePool.recycle), as the jar may go away.
         handle.requestOptions = options.intersection(.cookieJar)
@@ -173,14 +172,23 @@ enum EasyHandleSetup {
         }
     }
 
-    private static func headerList(for request: CurlHTTPClient.Request) -> UnsafeMutablePointer<curl_slist>? {
+    /// The request's header lines, then the configured `User-Agent` and `Expect:` unless the request sets them.
+    ///
+    /// The user agent goes in the list, not in `CURLOPT_USERAGENT`, which libcurl formats anew on every request.
+    private static func headerList(
+        for headers: CurlHTTPClient.Headers,
+        configuration: CurlHTTPClient.Configuration
+    ) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
-        for field in request.headers {
+        for field in headers {
             // "Name;" is libcurl's way to send a header with an empty value.
             let line = field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)"
             list = curl_slist_append(list, line)
         }
-        if !request.headers.contains("Expect") {
+        if !configuration.userAgent.isEmpty, !headers.contains("User-Agent") {
+            list = curl_slist_append(list, "User-Agent: \(configuration.userAgent)")
+        }
+        if !headers.contains("Expect") {
             // No "Expect: 100-continue" round trip before larger bodies.
             list = curl_slist_append(list, "Expect:")
         }

@@ -27,8 +27,6 @@ final class PooledEasyHandle: @unchecked Sendable {
         static let freshConnect = RequestOptions(rawValue: 1 << 3)
         /// `CURLOPT_SHARE` and `CURLOPT_COOKIEFILE` of a cookie jar: detached when the transfer ends.
         static let cookieJar = RequestOptions(rawValue: 1 << 4)
-        /// `CURLOPT_USERAGENT` is cleared (the request sent its own `User-Agent` header).
-        static let noUserAgent = RequestOptions(rawValue: 1 << 5)
     }
 
     let easy: UnsafeMutableRawPointer
@@ -39,6 +37,10 @@ final class PooledEasyHandle: @unchecked Sendable {
     /// Whether libcurl has `CURLOPT_PREREQFUNCTION` (7.80 and later), known once the shared options are set.
     var hasPrerequestCallback = false
     var requestOptions: RequestOptions = []
+    /// The header lines of a request that sets none of its own: the configured `User-Agent` and `Expect:`
+    /// (see `EasyHandleSetup.headerList`). Built once per handle; libcurl copies nothing, so it lives as long as the
+    /// handle.
+    var defaultHeaderList: UnsafeMutablePointer<curl_slist>?
     /// The raw header lines of the latest response (see `HeaderLines`), reused from one request to the next.
     var headerBytes: [UInt8] = []
 
@@ -59,6 +61,7 @@ final class PooledEasyHandle: @unchecked Sendable {
 
     deinit {
         curl_easy_cleanup(easy)
+        curl_slist_free_all(defaultHeaderList)
         errorBuffer.deallocate()
     }
 }
