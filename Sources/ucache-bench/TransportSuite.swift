@@ -10,7 +10,7 @@ import Foundation
 struct TransportSuite: BenchSuite {
     let help = """
         ucache-bench transport --url URL [--requests N] [--rounds R] [--levels 1,16,64]
-                               [--clients curl,bare,urlsession] [--json]
+                               [--clients curl,bare,bareopts,urlsession] [--json]
 
         Method: for each concurrency level, N transfers in flight (N = level) issue GET requests to URL
         (default: $UCACHE_BENCH_URL; `make bench` serves Fixtures/nginx's /small.json over keep-alive) until
@@ -19,14 +19,18 @@ struct TransportSuite: BenchSuite {
           CurlHTTPClient      N tasks, each awaiting `execute` in a loop.
           bare libcurl-multi  the floor: one thread, curl_multi_poll, N easy handles set up once and
                               re-added when done, body bytes only counted (BareCurlMultiBaseline.swift).
+          bare + client options  the same loop with, set once per handle, the libcurl options CurlHTTPClient
+                              sets for its guarantees (timeouts, limits, protocols, redirects, encodings,
+                              User-Agent, callbacks): libcurl's own work for them.
           URLSession          N tasks (default 5000 requests, --session-requests); once per level.
-        CurlHTTPClient and bare alternate R times per level (default 3: curl, bare, curl, bare, curl, bare)
-        so machine noise hits both; each figure is the median of the R runs.
+        CurlHTTPClient, bare and bare + client options alternate R times per level (default 3) so machine
+        noise hits all; each figure is the median of the R runs.
         Timed: each request from call (or curl_multi_add_handle) to complete body (latency p50/p99), the whole
         run (requests/s), and the process's user+system CPU (getrusage) during the run divided by requests
         (client CPU per request; nginx runs in another process).
-        cpu ÷ bare    = CurlHTTPClient CPU µs/request ÷ bare CPU µs/request (goal ≤ 1.05)
-        req/s ÷ bare  = CurlHTTPClient requests/s ÷ bare requests/s (goal ≥ 0.95)
+        cpu ÷ bare    = CPU µs/request ÷ bare CPU µs/request (goal for CurlHTTPClient ≤ 1.05)
+        req/s ÷ bare  = requests/s ÷ bare requests/s (goal for CurlHTTPClient ≥ 0.95)
+        A note per level gives CurlHTTPClient ÷ bare + client options: the wrapper's own share.
         vs URLSession = CurlHTTPClient requests/s ÷ URLSession requests/s
         """
 
@@ -39,7 +43,7 @@ struct TransportSuite: BenchSuite {
         let sessionRequests = options.int("session-requests", default: min(requests, 5_000))
         let rounds = max(1, options.int("rounds", default: 3))
         let clients = Set(
-            (options.values["clients"] ?? "curl,bare,urlsession").split(separator: ",").map(String.init))
+            (options.values["clients"] ?? "curl,bare,bareopts,urlsession").split(separator: ",").map(String.init))
 
         let loadBefore = LoadAverage.now()
         let curl = try CurlHTTPClient()
@@ -49,6 +53,7 @@ struct TransportSuite: BenchSuite {
         for level in levels {
             var curlRuns: [Run] = []
             var bareRuns: [Run] = []
+            var optionRuns: [Run] = []
             for _ in 0..<rounds {
                 if clients.contains("curl") {
                     curlRuns.append(
@@ -58,12 +63,10 @@ struct TransportSuite: BenchSuite {
                         })
                 }
                 if clients.contains("bare") {
-                    let bare = try await BareCurlMultiBaseline.measure(
-                        url: url, level: level, total: requests, warmUp: min(500, requests))
-                    bareRuns.append(
-                        Run(
-                            requests: requests, seconds: bare.seconds, cpuSeconds: bare.cpuSeconds,
-                            userSeconds: bare.userSeconds, samples: bare.samples))
+                    bareRuns.append(try await bareRun(url: url, level: level, total: requests, clientOptions: false))
+                }
+                if clients.contains("bareopts") {
+                    optionRuns.append(try await bareRun(url: url, level: level, total: requests, clientOptions: true))
                 }
             }
             let curlRow = curlRuns.isEmpty ? nil : Run.medianRow(of: curlRuns, name: "CurlHTTPClient     c=\(level)")
@@ -76,9 +79,29 @@ struct TransportSuite: BenchSuite {
                 rows.append(curlRow)
             }
             if let bareRow { rows.append(bareRow) }
+            if var optionRow = optionRuns.isEmpty
+                ? nil : Run.medianRow(of: optionRuns, name: "bare + client options c=\(level)")
+            {
+                if let bareRow {
+                    optionRow.values["cpu ÷ bare"] = optionRow.values["cpu µs/req"]! / bareRow.values["cpu µs/req"]!
+                    optionRow.values["req/s ÷ bare"] = optionRow.values["req/s"]! / bareRow.values["req/s"]!
+                }
+                if let curlRow = rows.first(where: {
+                    $0.name.hasPrefix("CurlHTTPClient") && $0.name.hasSuffix("c=\(level)")
+                }) {
+                    let cpu = curlRow.values["cpu µs/req"]! / optionRow.values["cpu µs/req"]!
+                    let throughput = curlRow.values["req/s"]! / optionRow.values["req/s"]!
+                    roundNotes.append(
+                        String(
+                            format:
+                                "c=%d CurlHTTPClient ÷ bare + client options (the wrapper's own cost): cpu %.2f, req/s %.2f",
+                            level, cpu, throughput))
+                }
+                rows.append(optionRow)
+            }
             roundNotes.append(
                 "c=\(level) cpu µs/req (user part) by round: CurlHTTPClient \(Run.cpuList(curlRuns)); "
-                    + "bare \(Run.cpuList(bareRuns))"
+                    + "bare \(Run.cpuList(bareRuns)); bare + client options \(Run.cpuList(optionRuns))"
             )
 
             guard clients.contains("urlsession") else { continue }
@@ -152,6 +175,14 @@ struct TransportSuite: BenchSuite {
                 return String(format: "%.1f (%.1f)", run.cpuMicrosecondsPerRequest, user)
             }.joined(separator: " ")
         }
+    }
+
+    private func bareRun(url: String, level: Int, total: Int, clientOptions: Bool) async throws -> Run {
+        let bare = try await BareCurlMultiBaseline.measure(
+            url: url, level: level, total: total, warmUp: min(500, total), clientOptions: clientOptions)
+        return Run(
+            requests: total, seconds: bare.seconds, cpuSeconds: bare.cpuSeconds, userSeconds: bare.userSeconds,
+            samples: bare.samples)
     }
 
     private func measure(
