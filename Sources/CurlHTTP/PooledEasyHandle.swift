@@ -52,6 +52,12 @@ final class PooledEasyHandle: @unchecked Sendable {
         self.headerBytes.reserveCapacity(1024)
     }
 
+    /// Appends one header line and its `\n` separator (loop thread, see `HeaderLines`).
+    func appendHeaderLine(_ content: UnsafeRawBufferPointer) {
+        headerBytes.append(contentsOf: content)
+        headerBytes.append(UInt8(ascii: "\n"))
+    }
+
     /// Back to libcurl's defaults: everything must be set again before the next request.
     func reset() {
         curl_easy_reset(easy)

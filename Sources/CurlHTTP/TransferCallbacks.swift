@@ -38,17 +38,23 @@ enum HeaderLines {
         guard end > 0 else { return }
         let content = UnsafeRawBufferPointer(rebasing: line[0..<end])
 
-        if content.starts(with: "HTTP/".utf8) {
+        let handle = transfer.handle
+        if isStatusLine(content) {
             // A new response begins: keep only the final one's headers.
-            transfer.handle.headerBytes.removeAll(keepingCapacity: true)
+            handle.headerBytes.removeAll(keepingCapacity: true)
             transfer.attempts.receivedStatusLine()
             return
         }
-        transfer.handle.headerBytes.append(contentsOf: content)
-        transfer.handle.headerBytes.append(UInt8(ascii: "\n"))
+        handle.appendHeaderLine(content)
         if transfer.body.isEmpty, let length = contentLength(content) {
             transfer.body.reserveCapacity(min(length, transfer.maximumResponseSize))
         }
+    }
+
+    /// Whether the line starts with `HTTP/`.
+    static func isStatusLine(_ content: UnsafeRawBufferPointer) -> Bool {
+        content.count >= 5 && content[0] == UInt8(ascii: "H") && content[1] == UInt8(ascii: "T")
+            && content[2] == UInt8(ascii: "T") && content[3] == UInt8(ascii: "P") && content[4] == UInt8(ascii: "/")
     }
 
     /// The value of a `Content-Length` line (any case), if the line is one and its value a number.

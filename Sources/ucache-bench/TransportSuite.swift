@@ -124,7 +124,7 @@ struct TransportSuite: BenchSuite {
             rows: rows,
             notes: [
                 "URL: \(url), libcurl \(CurlHTTPClient.libcurlVersion), \(requests) requests per run",
-                "CurlHTTPClient and bare libcurl-multi figures: median of \(rounds) interleaved runs",
+                "CurlHTTPClient and both bare rows: median of \(rounds) interleaved runs each",
                 "cpu ÷ bare, req/s ÷ bare: CurlHTTPClient ÷ bare libcurl-multi at that level "
                     + "(goal: cpu ≤ 1.05, req/s ≥ 0.95 at 16 and 64)",
                 "vs URLSession (on the URLSession row): CurlHTTPClient req/s ÷ URLSession req/s",
