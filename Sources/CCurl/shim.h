@@ -58,6 +58,16 @@ static inline CURLcode ucc_easy_setopt_prereq(CURL *handle, ucc_prereq_callback 
 #endif
 }
 
+/// Sets only the pre-request callback's user data, for a handle whose callback is already installed.
+static inline CURLcode ucc_easy_setopt_prereq_data(CURL *handle, void *userdata) {
+#if LIBCURL_VERSION_NUM >= 0x075000
+    return curl_easy_setopt(handle, CURLOPT_PREREQDATA, userdata);
+#else
+    (void)handle; (void)userdata;
+    return CURLE_NOT_BUILT_IN;
+#endif
+}
+
 /// Restricts the protocols a transfer and its redirects may use to http and https,
 /// so `file://`, `gopher://`, … can never be fetched, whatever libcurl was built with.
 static inline CURLcode ucc_easy_restrict_to_http(CURL *handle) {

@@ -3,7 +3,9 @@ import Foundation
 import Synchronization
 
 /// One thread that drives a `curl_multi` handle: it adds submitted transfers, removes cancelled ones,
-/// runs libcurl, and resumes each finished transfer's waiter.
+/// runs libcurl, and resumes each finished transfer's waiter. It does nothing else: building the response
+/// or the error and giving the easy handle back to the pool is the waiting task's work, so the one loop
+/// thread spends its time in libcurl.
 ///
 /// Other threads talk to it only through `state` (a `Mutex`) followed by `curl_multi_wakeup`, which
 /// libcurl documents as callable from any thread. Everything else about the multi handle and the
@@ -99,26 +101,34 @@ final class CurlEventLoop: Sendable {
 
     private func run() {
         let running = RunningTransfers()
+        // Swapped with the shared queues under the lock, so neither side copies or reallocates an array.
+        var submissions: [Transfer] = []
+        var cancellations: [Transfer] = []
+        var finished: [(Transfer, CURLcode)] = []
         while true {
-            let (submissions, cancellations, stop) = state.withLock { state in
-                defer {
-                    state.submissions.removeAll(keepingCapacity: true)
-                    state.cancellations.removeAll(keepingCapacity: true)
-                }
-                return (state.submissions, state.cancellations, state.stopRequested)
+            let stop = state.withLock { state in
+                swap(&submissions, &state.submissions)
+                swap(&cancellations, &state.cancellations)
+                return state.stopRequested
             }
             for transfer in submissions { start(transfer, in: running) }
+            submissions.removeAll(keepingCapacity: true)
             for transfer in cancellations {
                 guard running.remove(transfer) else { continue }
-                detach(transfer)
+                curl_multi_remove_handle(multi.handle, transfer.easy)
                 transfer.finish(
-                    .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
+                    .failed(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
             }
+            cancellations.removeAll(keepingCapacity: true)
             if stop { break }
 
             var stillRunning: Int32 = 0
             curl_multi_perform(multi.handle, &stillRunning)
-            collectFinished(running)
+            collectFinished(running, into: &finished)
+            // Resumed together after libcurl's bookkeeping: the woken tasks find every answer of this round
+            // at once, and the loop is not preempted between two transfers by a task it just woke.
+            for (transfer, result) in finished { transfer.finish(.completed(result)) }
+            finished.removeAll(keepingCapacity: true)
             let idle = state.withLock { state in
                 // Park only when no work arrived meanwhile; from here on, submitters must wake us.
                 guard state.submissions.isEmpty, state.cancellations.isEmpty, !state.stopRequested else { return false }
@@ -136,51 +146,39 @@ final class CurlEventLoop: Sendable {
     private func start(_ transfer: Transfer, in running: RunningTransfers) {
         guard transfer.markRunning() else {
             transfer.finish(
-                .failure(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
-            easyHandles.recycle(transfer.easy)
+                .failed(CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
             return
         }
         let code = curl_multi_add_handle(multi.handle, transfer.easy)
         guard code == CURLM_OK else {
             let message = String(cString: curl_multi_strerror(code))
             transfer.finish(
-                .failure(
+                .failed(
                     CurlHTTPError(
                         .other, "libcurl refused the transfer.", curlCode: Int(code.rawValue),
                         curlMessage: message)))
-            easyHandles.recycle(transfer.easy)
             return
         }
         running.insert(transfer)
     }
 
-    private func collectFinished(_ running: RunningTransfers) {
+    /// Removes every transfer libcurl reports done from the multi handle and appends it with its result.
+    private func collectFinished(_ running: RunningTransfers, into finished: inout [(Transfer, CURLcode)]) {
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi.handle, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = running.remove(easy: easy)
             else { continue }
-            let result = ucc_multi_message_result(message)
-            // Read what libcurl knows before the handle is detached and reset.
-            let outcome: Transfer.Outcome =
-                result == CURLE_OK
-                ? .success(ResponseAssembly.response(of: transfer))
-                : .failure(CurlCodeMapping.error(for: result, transfer: transfer))
-            detach(transfer)
-            transfer.finish(outcome)
+            finished.append((transfer, ucc_multi_message_result(message)))
+            curl_multi_remove_handle(multi.handle, easy)
         }
-    }
-
-    private func detach(_ transfer: Transfer) {
-        curl_multi_remove_handle(multi.handle, transfer.easy)
-        easyHandles.recycle(transfer.easy)
     }
 
     private func shutDown(_ running: RunningTransfers) {
         let error = CurlHTTPError(.shutdown, "The client was shut down before the request finished.")
         for transfer in running.removeAll() {
-            detach(transfer)
-            transfer.finish(.failure(error))
+            curl_multi_remove_handle(multi.handle, transfer.easy)
+            transfer.finish(.failed(error))
         }
         let (pending, waiters) = state.withLock { state in
             state.isRunning = false
@@ -190,10 +188,7 @@ final class CurlEventLoop: Sendable {
             }
             return (state.submissions, state.onStopped)
         }
-        for transfer in pending {
-            transfer.finish(.failure(error))
-            easyHandles.recycle(transfer.easy)
-        }
+        for transfer in pending { transfer.finish(.failed(error)) }
         easyHandles.drain()
         for waiter in waiters { waiter.resume() }
     }

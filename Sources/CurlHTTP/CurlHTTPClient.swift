@@ -34,44 +34,57 @@ public final class CurlHTTPClient: Sendable {
     /// - Throws: ``CurlHTTPError``: invalid input before any I/O, transport failures, `cancelled` when the
     ///   task is cancelled, `shutdown` after ``shutdown()``. An HTTP error status is not thrown.
     public func execute(_ request: Request) async throws(CurlHTTPError) -> Response {
-        let redactedURL = try RequestValidation.validate(request, configuration: configuration)
+        try RequestValidation.validate(request, configuration: configuration)
         if Task.isCancelled {
-            throw CurlHTTPError(.cancelled, "The task was cancelled before \(redactedURL) was requested.")
+            let target = RequestValidation.redacted(request.url)
+            throw CurlHTTPError(.cancelled, "The task was cancelled before \(target) was requested.")
         }
-        guard let easy = loop.easyHandles.take() else {
+        guard let handle = loop.easyHandles.take() else {
             throw CurlHTTPError(.other, "libcurl could not allocate an easy handle.")
         }
         let transfer = Transfer(
-            easy: easy,
+            handle: handle,
             request: request,
-            redactedURL: redactedURL,
             maximumResponseSize: configuration.maximumResponseSize
         )
         do {
             try EasyHandleSetup.configure(transfer, configuration: configuration)
         } catch {
-            loop.easyHandles.recycle(easy)
+            loop.easyHandles.recycle(handle, keepingOptions: false)
             throw error
         }
 
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: Transfer.Continuation) in
+        let end = await withTaskCancellationHandler {
+            await withUnsafeContinuation { (continuation: Transfer.Continuation) in
                 guard transfer.attach(continuation) else {
-                    loop.easyHandles.recycle(easy)
                     continuation.resume(
-                        returning: .failure(CurlHTTPError(.cancelled, "The request to \(redactedURL) was cancelled.")))
+                        returning: .failed(
+                            CurlHTTPError(.cancelled, "The request to \(transfer.redactedURL) was cancelled.")))
                     return
                 }
                 do throws(CurlHTTPError) {
                     try loop.submit(transfer)
                 } catch {
-                    loop.easyHandles.recycle(easy)
-                    transfer.finish(.failure(error))
+                    transfer.finish(.failed(error))
                 }
             }
         } onCancel: {
             if transfer.requestCancellation() { loop.cancel(transfer) }
         }
+        // The loop has let go of the handle: the answer is read from it here, on the caller's thread, which keeps
+        // the one loop thread free for libcurl.
+        let outcome: Result<Response, CurlHTTPError>
+        switch end {
+        case .completed(let code) where code == CURLE_OK:
+            outcome = .success(ResponseAssembly.response(of: transfer))
+        case .completed(let code):
+            outcome = .failure(CurlCodeMapping.error(for: code, transfer: transfer))
+        case .failed(let error):
+            outcome = .failure(error)
+        }
+        // A handle whose transfer failed or was sent twice is reset before its next use.
+        let succeededOnce = end.isSuccess && !transfer.attempts.hasResent
+        loop.easyHandles.recycle(handle, keepingOptions: succeededOnce)
         return try outcome.get()
     }
 

@@ -1,57 +1,55 @@
 import CCurl
 import Synchronization
 
-/// Reuses easy handles between requests: `curl_easy_init` allocates several kilobytes and
-/// initialises state a reset keeps, so a pool saves work on every request.
+/// Reuses easy handles between requests: `curl_easy_init` allocates several kilobytes, and a handle kept with its
+/// client's shared options set needs only the per-request ones (see ``PooledEasyHandle``).
 final class EasyHandlePool: Sendable {
     private let capacity: Int
-    private let idle: Mutex<[EasyHandle]>
+    private let idle: Mutex<[PooledEasyHandle]>
 
     init(capacity: Int) {
         self.capacity = capacity
-        self.idle = Mutex([])
+        var handles: [PooledEasyHandle] = []
+        handles.reserveCapacity(capacity)
+        self.idle = Mutex(handles)
     }
 
-    /// A handle with default options, or nil when libcurl cannot allocate one.
-    func take() -> UnsafeMutableRawPointer? {
-        if let handle = idle.withLock({ $0.popLast() }) { return handle.pointer }
-        return curl_easy_init()
+    /// An idle handle, or a new one; nil when libcurl cannot allocate one.
+    func take() -> PooledEasyHandle? {
+        if let handle = idle.withLock({ $0.popLast() }) { return handle }
+        return PooledEasyHandle()
     }
 
-    /// Resets a handle no longer used by any transfer and keeps it for the next request.
-    func recycle(_ handle: UnsafeMutableRawPointer) {
-        // libcurl 7.88 (fixed upstream by curl PR 10709) does not free the list of cookie files in curl_easy_reset:
-        // one `COOKIEFILE ""` node would leak per request with a jar. Clearing the list explicitly frees it
-        // on every version. It must happen while the share is still attached: with a shared cookie store,
-        // clearing only switches this handle's engine off and keeps the jar's cookies.
-        _ = ucc_easy_setopt_string(handle, CURLOPT_COOKIEFILE, nil)
-        // curl_easy_reset keeps an attached share handle; detach it, or the next user of this handle
-        // would write into (and lock through) a cookie jar that may be gone.
-        _ = ucc_easy_setopt_share(handle, nil)
-        curl_easy_reset(handle)
-        let kept = idle.withLock { idle -> Bool in
-            guard idle.count < capacity else { return false }
-            idle.append(EasyHandle(pointer: handle))
-            return true
+    /// Takes back a handle no longer used by any transfer.
+    ///
+    /// - Parameter keepingOptions: true after a transfer that succeeded in one attempt: the handle keeps its options
+    ///   for the next request. Otherwise (a failure, a cancellation, a resend) it is reset to libcurl's defaults, so
+    ///   no state of an unusual transfer (libcurl's retry counter, for one) can reach the next request.
+    func recycle(_ handle: PooledEasyHandle, keepingOptions: Bool) {
+        if handle.requestOptions.contains(.cookieJar) {
+            // libcurl 7.88 (fixed upstream by curl PR 10709) does not free the list of cookie files in curl_easy_reset:
+            // one `COOKIEFILE ""` node would leak per request with a jar. Clearing the list explicitly frees it and
+            // switches the cookie engine off. It must happen while the share is still attached: with a shared cookie
+            // store, clearing only detaches this handle's engine and keeps the jar's cookies.
+            _ = ucc_easy_setopt_string(handle.easy, CURLOPT_COOKIEFILE, nil)
+            // Neither a kept handle nor curl_easy_reset drops an attached share; detach it, or the next user of this
+            // handle would write into (and lock through) a cookie jar that may be gone.
+            _ = ucc_easy_setopt_share(handle.easy, nil)
+            handle.requestOptions.remove(.cookieJar)
         }
-        if !kept { curl_easy_cleanup(handle) }
+        if !keepingOptions { handle.reset() }
+        if handle.headerBytes.capacity > 16 * 1024 {
+            handle.headerBytes = []  // an unusually large header block does not stay in the pool
+            handle.headerBytes.reserveCapacity(1024)
+        }
+        // A handle the pool does not keep is freed with its last reference.
+        idle.withLock { idle in
+            if idle.count < capacity { idle.append(handle) }
+        }
     }
 
     /// Frees every idle handle (at shutdown).
     func drain() {
-        for handle in idle.withLock({ idle in
-            defer { idle.removeAll() }
-            return idle
-        }) {
-            curl_easy_cleanup(handle.pointer)
-        }
+        idle.withLock { $0.removeAll() }
     }
-
-    deinit { drain() }
-}
-
-/// An idle easy handle. `@unchecked Sendable` is sound: a handle in the pool is used by nobody; `take`
-/// hands it to exactly one owner under the pool's lock.
-struct EasyHandle: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer
 }

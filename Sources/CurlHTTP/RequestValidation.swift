@@ -1,15 +1,16 @@
 import CCurl
+import Foundation
 
 /// Checks a request before any I/O, so bad input fails fast with a precise error and nothing
 /// reaches the network: malformed URLs, schemes other than http/https, header injection,
 /// oversized bodies.
 enum RequestValidation {
-    /// Returns the URL with userinfo and query removed, for error messages.
+    /// Throws when the request must not be sent. Allocates little: it runs on every request.
     static func validate(
         _ request: CurlHTTPClient.Request,
         configuration: CurlHTTPClient.Configuration
-    ) throws(CurlHTTPError) -> String {
-        let redactedURL = try validateURL(request.url)
+    ) throws(CurlHTTPError) {
+        try validateURL(request.url)
         guard isToken(request.method.rawValue) else {
             throw CurlHTTPError(.invalidHeader, "The method is not a valid HTTP token.")
         }
@@ -28,11 +29,10 @@ enum RequestValidation {
                 "The request body (\(body.count) bytes) is over the limit of \(configuration.maximumRequestBodySize) bytes."
             )
         }
-        return redactedURL
     }
 
     /// Parses with libcurl's own URL parser, so what we accept is exactly what libcurl will fetch.
-    static func validateURL(_ url: String) throws(CurlHTTPError) -> String {
+    static func validateURL(_ url: String) throws(CurlHTTPError) {
         guard let handle = curl_url() else { throw CurlHTTPError(.other, "libcurl could not allocate a URL handle.") }
         defer { curl_url_cleanup(handle) }
 
@@ -43,23 +43,42 @@ enum RequestValidation {
             }
             throw CurlHTTPError(.invalidURL, "The URL is malformed.", curlCode: Int(setCode.rawValue))
         }
-        let scheme = part(handle, CURLUPART_SCHEME)?.lowercased()
-        guard scheme == "http" || scheme == "https" else {
+        let isHTTP = withPart(handle, CURLUPART_SCHEME) { scheme in
+            strcasecmp(scheme, "http") == 0 || strcasecmp(scheme, "https") == 0
+        }
+        guard isHTTP == true else {
             throw CurlHTTPError(.unsupportedScheme, "Only http and https URLs can be fetched.")
         }
-        guard let host = part(handle, CURLUPART_HOST), !host.isEmpty else {
+        guard withPart(handle, CURLUPART_HOST, { host in host[0] != 0 }) == true else {
             throw CurlHTTPError(.invalidURL, "The URL has no host.")
         }
+    }
+
+    /// `scheme://host:port/path` of a URL, without userinfo, query or fragment: what error messages may show.
+    /// Only needed when something went wrong, so computed then.
+    static func redacted(_ url: String) -> String {
+        guard let handle = curl_url() else { return "(URL)" }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return "(malformed URL)" }
+        let scheme = part(handle, CURLUPART_SCHEME)?.lowercased() ?? "http"
+        let host = part(handle, CURLUPART_HOST) ?? ""
         let port = part(handle, CURLUPART_PORT).map { ":\($0)" } ?? ""
         let path = part(handle, CURLUPART_PATH) ?? "/"
-        return "\(scheme ?? "http")://\(host)\(port)\(path)"
+        return "\(scheme)://\(host)\(port)\(path)"
     }
 
     private static func part(_ handle: OpaquePointer, _ part: CURLUPart) -> String? {
+        withPart(handle, part) { String(cString: $0) }
+    }
+
+    /// Runs `body` on a part as libcurl's C string, nil when the URL has no such part.
+    private static func withPart<T>(
+        _ handle: OpaquePointer, _ part: CURLUPart, _ body: (UnsafeMutablePointer<CChar>) -> T
+    ) -> T? {
         var value: UnsafeMutablePointer<CChar>?
         guard curl_url_get(handle, part, &value, 0) == CURLUE_OK, let value else { return nil }
         defer { curl_free(value) }
-        return String(cString: value)
+        return body(value)
     }
 
     /// RFC 9110 token: visible ASCII except delimiters.

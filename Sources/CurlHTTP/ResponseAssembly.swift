@@ -1,7 +1,8 @@
 import CCurl
 import Foundation
 
-/// Builds the public response of a finished transfer from its buffers and libcurl's counters.
+/// Builds the public response of a finished transfer from its buffers and libcurl's counters. Runs on the waiting
+/// task, after the loop removed the handle from the multi handle and before the handle goes back to the pool.
 enum ResponseAssembly {
     static func response(of transfer: Transfer) -> CurlHTTPClient.Response {
         let easy = transfer.easy
@@ -29,12 +30,21 @@ enum ResponseAssembly {
         )
         return CurlHTTPClient.Response(
             status: status,
-            headers: transfer.responseHeaders,
+            headers: HeaderLines.headers(from: transfer.handle.headerBytes),
             body: transfer.body,
-            effectiveURL: effectiveURL.map { String(cString: $0) } ?? transfer.request.url,
+            effectiveURL: effectiveURL.map { url(of: $0, reusing: transfer.request.url) } ?? transfer.request.url,
             httpVersion: httpVersionName(version),
             timings: timings
         )
+    }
+
+    /// The request's own URL string when libcurl's effective URL is the same (no redirect): no copy.
+    private static func url(of cString: UnsafeMutablePointer<CChar>, reusing requestURL: String) -> String {
+        let same = requestURL.utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return cString[0] == 0 }
+            return strlen(cString) == bytes.count && memcmp(cString, base, bytes.count) == 0
+        }
+        return same == true ? requestURL : String(cString: cString)
     }
 
     private static func httpVersionName(_ version: Int) -> String {

@@ -25,6 +25,9 @@ struct SendAttempts {
     /// Why the latest attempt was refused, if it was.
     private(set) var refusal: Refusal?
 
+    /// Whether libcurl sent the request again (on a new connection) at least once.
+    var hasResent: Bool { resends > 0 || refusal != nil }
+
     /// Records a status line (`HTTP/…`) of an answer.
     mutating func receivedStatusLine() { statusLinesSinceStart += 1 }
 

@@ -5,13 +5,28 @@ import Synchronization
 /// One request in flight: its easy handle, what has been received, and who is waiting for it.
 ///
 /// `@unchecked Sendable` is sound because the mutable fields are confined in time:
-/// - `easy`, `headerList`, the buffers and `errorBuffer` are written by the submitting task while it
-///   configures the transfer, then handed to the event loop through the loop's `Mutex` (which orders
-///   those writes before any read on the loop thread); from then on only the loop thread touches them.
+/// - `handle`, `headerList` and the buffers are written by the submitting task while it configures the
+///   transfer, then handed to the event loop through the loop's `Mutex` (which orders those writes before
+///   any read on the loop thread); from then on only the loop thread touches them, until it resumes the
+///   waiting task (which orders the loop's writes before the task's reads). The task then reads the answer
+///   and gives the handle back to the pool; the loop no longer touches it.
 /// - `phase` (and with it the continuation) is only ever accessed under its own `Mutex`.
 final class Transfer: @unchecked Sendable {
-    typealias Outcome = Result<CurlHTTPClient.Response, CurlHTTPError>
-    typealias Continuation = CheckedContinuation<Outcome, Never>
+    /// How a transfer ended, as the loop reports it; the waiting task turns it into a response or an error.
+    enum End {
+        /// libcurl ran the transfer to its end with this result.
+        case completed(CURLcode)
+        /// It never got there: cancelled, refused, or the client shut down.
+        case failed(CurlHTTPError)
+
+        var isSuccess: Bool {
+            guard case .completed(let code) = self else { return false }
+            return code == CURLE_OK
+        }
+    }
+    /// Unsafe rather than checked: `phase` already guarantees the single resume a checked one would verify,
+    /// and the checked one allocates a canary per request.
+    typealias Continuation = UnsafeContinuation<End, Never>
 
     enum Phase {
         /// Configured, not yet on the multi handle; `cancelled` records a cancellation that came first.
@@ -22,17 +37,16 @@ final class Transfer: @unchecked Sendable {
         case finished
     }
 
-    let easy: UnsafeMutableRawPointer
+    /// The pooled easy handle, this transfer's until the loop gives it back to the pool.
+    let handle: PooledEasyHandle
+    var easy: UnsafeMutableRawPointer { handle.easy }
     let request: CurlHTTPClient.Request
-    /// `scheme://host:port/path` of the request, for error messages (no userinfo, no query).
-    let redactedURL: String
+    /// `scheme://host:port/path` of the request, for error messages (no userinfo, no query); computed when needed.
+    var redactedURL: String { RequestValidation.redacted(request.url) }
     let maximumResponseSize: Int
     var headerList: UnsafeMutablePointer<curl_slist>?
-    let errorBuffer: UnsafeMutablePointer<CChar>
 
-    // Filled by libcurl's callbacks on the loop thread.
-    var status = 0
-    var responseHeaders = CurlHTTPClient.Headers()
+    // Filled by libcurl's callbacks on the loop thread (the header lines go to `handle.headerBytes`).
     var body = Data()
     var exceededMaximumSize = false
     /// Attempts libcurl started, and status lines received since the latest one (see `SendAttempts`).
@@ -40,19 +54,14 @@ final class Transfer: @unchecked Sendable {
 
     private let phase = Mutex<Phase>(.pending(nil, cancelled: false))
 
-    init(easy: UnsafeMutableRawPointer, request: CurlHTTPClient.Request, redactedURL: String, maximumResponseSize: Int)
-    {
-        self.easy = easy
+    init(handle: PooledEasyHandle, request: CurlHTTPClient.Request, maximumResponseSize: Int) {
+        self.handle = handle
         self.request = request
-        self.redactedURL = redactedURL
         self.maximumResponseSize = maximumResponseSize
-        self.errorBuffer = .allocate(capacity: Int(ucc_error_size))
-        self.errorBuffer.initialize(to: 0)
     }
 
     deinit {
         curl_slist_free_all(headerList)
-        errorBuffer.deallocate()
     }
 
     // MARK: Phase transitions (any thread)
@@ -96,7 +105,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// Resumes the waiter exactly once; later calls do nothing.
-    func finish(_ outcome: Outcome) {
+    func finish(_ end: End) {
         let continuation: Continuation? = phase.withLock { phase in
             defer { phase = .finished }
             switch phase {
@@ -105,12 +114,13 @@ final class Transfer: @unchecked Sendable {
             case .finished: return nil
             }
         }
-        continuation?.resume(returning: outcome)
+        continuation?.resume(returning: end)
     }
 
     /// libcurl's error buffer, with the URL's query and userinfo removed if libcurl echoed them.
+    /// Read by the waiting task, before the handle goes back to the pool.
     var curlMessage: String {
-        let text = String(cString: errorBuffer)
+        let text = String(cString: handle.errorBuffer)
         guard text.contains(request.url) else { return text }
         return text.replacingOccurrences(of: request.url, with: redactedURL)
     }

@@ -2,7 +2,7 @@ import CCurl
 import Foundation
 
 /// libcurl's write and header callbacks. They run on the event-loop thread only, with the
-/// `Transfer` passed unretained as user data (the loop keeps it alive while the handle is active).
+/// `Transfer` passed unretained as user data (the waiting task keeps it alive while the handle is active).
 enum TransferCallbacks {
     static let body: curl_write_callback = { data, size, count, userData in
         guard let data, let userData else { return 0 }
@@ -22,36 +22,95 @@ enum TransferCallbacks {
         guard let data, let userData else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(userData).takeUnretainedValue()
         let length = size * count
-        let line = UnsafeRawBufferPointer(start: data, count: length)
-        HeaderLineParser.consume(line, into: transfer)
+        HeaderLines.record(UnsafeRawBufferPointer(start: data, count: length), of: transfer)
         return length
     }
 }
 
-/// Parses one raw header line as libcurl delivers it (terminated by CRLF).
-enum HeaderLineParser {
-    static func consume(_ line: UnsafeRawBufferPointer, into transfer: Transfer) {
+/// The response's header lines: kept raw by the loop thread as libcurl delivers them, parsed into
+/// ``CurlHTTPClient/Headers`` by the waiting task.
+enum HeaderLines {
+    /// Loop thread: keeps the lines of the latest response (after a redirect or a 1xx, only the final one's) in
+    /// the handle's reusable buffer, one per `\n`, without their CRLF.
+    static func record(_ line: UnsafeRawBufferPointer, of transfer: Transfer) {
         var end = line.count
         while end > 0, line[end - 1] == UInt8(ascii: "\n") || line[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         guard end > 0 else { return }
         let content = UnsafeRawBufferPointer(rebasing: line[0..<end])
 
-        if content.starts(with: "HTTP/".utf8) {
-            // A new response begins (after a redirect or a 1xx): keep only the final one's headers.
-            transfer.responseHeaders = CurlHTTPClient.Headers()
+        let handle = transfer.handle
+        if isStatusLine(content) {
+            // A new response begins: keep only the final one's headers.
+            handle.headerBytes.removeAll(keepingCapacity: true)
             transfer.attempts.receivedStatusLine()
             return
         }
-        guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return }
-        let name = String(decoding: content[0..<colon], as: UTF8.self)
-        var valueStart = colon + 1
-        while valueStart < end, content[valueStart] == UInt8(ascii: " ") || content[valueStart] == UInt8(ascii: "\t") {
-            valueStart += 1
-        }
-        let value = String(decoding: content[valueStart..<end], as: UTF8.self)
-        transfer.responseHeaders.add(name: name, value: value)
-        if name.equalsIgnoringASCIICase("content-length"), let length = Int(value), transfer.body.isEmpty {
+        handle.appendHeaderLine(content)
+        if transfer.body.isEmpty, let length = contentLength(content) {
             transfer.body.reserveCapacity(min(length, transfer.maximumResponseSize))
+        }
+    }
+
+    /// Whether the line starts with `HTTP/`.
+    static func isStatusLine(_ content: UnsafeRawBufferPointer) -> Bool {
+        content.count >= 5 && content[0] == UInt8(ascii: "H") && content[1] == UInt8(ascii: "T")
+            && content[2] == UInt8(ascii: "T") && content[3] == UInt8(ascii: "P") && content[4] == UInt8(ascii: "/")
+    }
+
+    /// The value of a `Content-Length` line (any case), if the line is one and its value a number.
+    static func contentLength(_ content: UnsafeRawBufferPointer) -> Int? {
+        let name = "content-length:".utf8
+        guard content.count > name.count else { return nil }
+        for (byte, expected) in zip(content, name) {
+            let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
+            guard lowered == expected else { return nil }
+        }
+        var index = name.count
+        while index < content.count, content[index] == UInt8(ascii: " ") || content[index] == UInt8(ascii: "\t") {
+            index += 1
+        }
+        guard index < content.count else { return nil }
+        var value = 0
+        while index < content.count {
+            let digit = Int(content[index]) - 48
+            guard (0...9).contains(digit) else { return nil }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        return value
+    }
+
+    /// Task side: the fields of the recorded lines, in order. A line without a colon is skipped; the value
+    /// starts after the colon and any spaces or tabs.
+    static func headers(from bytes: [UInt8]) -> CurlHTTPClient.Headers {
+        bytes.withUnsafeBufferPointer { buffer in
+            var lineCount = 0
+            for byte in buffer where byte == UInt8(ascii: "\n") { lineCount += 1 }
+            var fields: [(name: String, value: String)] = []
+            fields.reserveCapacity(lineCount)
+            var start = 0
+            while start < buffer.count {
+                var end = start
+                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+                var colon = start
+                while colon < end, buffer[colon] != UInt8(ascii: ":") { colon += 1 }
+                if colon < end {
+                    var valueStart = colon + 1
+                    while valueStart < end,
+                        buffer[valueStart] == UInt8(ascii: " ") || buffer[valueStart] == UInt8(ascii: "\t")
+                    {
+                        valueStart += 1
+                    }
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<colon]), as: UTF8.self)
+                    let value = String(decoding: UnsafeBufferPointer(rebasing: buffer[valueStart..<end]), as: UTF8.self)
+                    fields.append((name: name, value: value))
+                }
+                start = end + 1
+            }
+            return CurlHTTPClient.Headers(fields)
         }
     }
 }
