@@ -55,7 +55,7 @@ public final class CurlHTTPClient: Sendable {
         }
 
         let end = await withTaskCancellationHandler {
-            await withUnsafeContinuation { (continuation: Transfer.Continuation) in
+            await Transfer.withContinuation { (continuation: Transfer.Continuation) in
                 guard transfer.attach(continuation) else {
                     continuation.resume(
                         returning: .failed(
@@ -71,6 +71,7 @@ public final class CurlHTTPClient: Sendable {
         } onCancel: {
             if transfer.requestCancellation() { loop.cancel(transfer) }
         }
+        transfer.acknowledgeEnd()
         // The loop has let go of the handle: the answer is read from it here, on the caller's thread, which keeps
         // the one loop thread free for libcurl.
         let outcome: Result<Response, CurlHTTPError>

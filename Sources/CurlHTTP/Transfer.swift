@@ -24,9 +24,24 @@ final class Transfer: @unchecked Sendable {
             return code == CURLE_OK
         }
     }
-    /// Unsafe rather than checked: `phase` already guarantees the single resume a checked one would verify,
-    /// and the checked one allocates a canary per request.
-    typealias Continuation = UnsafeContinuation<End, Never>
+    #if UCACHE_TSAN
+        /// Checked under ThreadSanitizer: the runtime's unsafe-continuation hand-off is not instrumented, so TSan
+        /// would see the loop's writes and the task's reads as unordered; the checked one's canary orders them.
+        typealias Continuation = CheckedContinuation<End, Never>
+    #else
+        /// Unsafe rather than checked: `phase` already guarantees the single resume a checked one would verify,
+        /// and the checked one allocates a canary per request.
+        typealias Continuation = UnsafeContinuation<End, Never>
+    #endif
+
+    /// Suspends the caller until the transfer's continuation is resumed (checked under TSan, unsafe otherwise).
+    static func withContinuation(_ body: (Continuation) -> Void) async -> End {
+        #if UCACHE_TSAN
+            await withCheckedContinuation(body)
+        #else
+            await withUnsafeContinuation(body)
+        #endif
+    }
 
     enum Phase {
         /// Configured, not yet on the multi handle; `cancelled` records a cancellation that came first.
@@ -115,6 +130,12 @@ final class Transfer: @unchecked Sendable {
             }
         }
         continuation?.resume(returning: end)
+    }
+
+    /// Called by the waiting task once resumed, before it reads what the loop wrote: taking the lock ``finish(_:)``
+    /// released makes the hand-off an edge every tool sees (one uncontended lock per request).
+    func acknowledgeEnd() {
+        phase.withLock { _ in }
     }
 
     /// libcurl's error buffer, with the URL's query and userinfo removed if libcurl echoed them.

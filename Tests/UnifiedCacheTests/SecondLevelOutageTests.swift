@@ -24,7 +24,9 @@ struct SecondLevelOutageTests {
         let answer = try await harness.session(harness.b, .alice).source(of: accounts)
 
         #expect(answer.source == .network)
-        #expect(harness.b.secondLevelStatistics?.store.timeouts == 1)
+        // The read's deadline passed, or (on a machine slow enough) the store declared the frozen link dead first.
+        let store = try #require(harness.b.secondLevelStatistics?.store)
+        #expect(store.timeouts + store.errors == 1)
         #expect(try await harness.counters().route("GET /api/accounts") == 2)
     }
 
