@@ -16,7 +16,7 @@ case "$kind" in
 asan)
     sanitizer=address
     filter="${SANITIZE_FILTER:-.}"  # every test target (about 30 s of tests on 2 cores)
-    export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:${ASAN_OPTIONS:-}"
+    export ASAN_OPTIONS="detect_leaks=1:fast_unwind_on_malloc=0:suppressions=$suppressions/asan.supp:${ASAN_OPTIONS:-}"
     export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
     pattern='ERROR: (AddressSanitizer|LeakSanitizer)'
     export UCACHE_TEST_TIME_SCALE="${UCACHE_TEST_TIME_SCALE:-4}"  # the tests run about 6 times slower

@@ -5,16 +5,18 @@ import Testing
 
 @Suite("The second level's entry form: round trip, and anything else is unreadable")
 struct SecondLevelCodecTests {
-    static let entry = RESTSecondLevelEntry(
-        status: 200,
-        body: Data(#"{"accounts":[{"id":"acc-1"}]}"#.utf8),
-        storedAt: Date(timeIntervalSince1970: 1_700_000_000.25),
-        expiresAt: Date(timeIntervalSince1970: 1_700_000_300.25),
-        metadata: CacheEntryMetadata(
-            timeout: .seconds(300), domains: ["balances", "accountSummary"], accounts: ["acc-1", "tok-1"],
-            isUplifted: false,
-            validators: CacheValidators(etag: "\"v1\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT"),
-            entityKeys: ["Account:acc-1"], tags: ["path:/api/accounts"]))
+    static var entry: RESTSecondLevelEntry {
+        RESTSecondLevelEntry(
+            status: 200,
+            body: Data(#"{"accounts":[{"id":"acc-1"}]}"#.utf8),
+            storedAt: Date(timeIntervalSince1970: 1_700_000_000.25),
+            expiresAt: Date(timeIntervalSince1970: 1_700_000_300.25),
+            metadata: CacheEntryMetadata(
+                timeout: .seconds(300), domains: ["balances", "accountSummary"], accounts: ["acc-1", "tok-1"],
+                isUplifted: false,
+                validators: CacheValidators(etag: "\"v1\"", lastModified: "Tue, 14 Nov 2023 22:13:20 GMT"),
+                entityKeys: ["Account:acc-1"], tags: ["path:/api/accounts"]))
+    }
 
     @Test("an entry decodes to what was encoded, field for field")
     func roundTrip() throws {
