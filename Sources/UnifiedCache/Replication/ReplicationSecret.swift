@@ -32,10 +32,9 @@ public struct ReplicationSecret: Sendable {
                 message: "The replication secret must be at least 16 bytes long (got \(secret.count)).")
         }
         let master = HMACSHA256(key: secret)
-        encryption = HMACSHA256(key: master.authenticationCode(for: Array("ucache replication encryption v1".utf8)))
-        authentication = HMACSHA256(
-            key: master.authenticationCode(for: Array("ucache replication authentication v1".utf8)))
-        session = HMACSHA256(key: master.authenticationCode(for: Array("ucache replication session v1".utf8)))
+        encryption = master.derivedKey("ucache replication encryption v1")
+        authentication = master.derivedKey("ucache replication authentication v1")
+        session = master.derivedKey("ucache replication session v1")
     }
 
     /// The secret from `UCACHE_REPLICATION_SECRET`; nil when the variable is unset or empty.

@@ -135,6 +135,12 @@ struct HMACSHA256 {
     }
 
     /// The code of `message` under this value's key; the value stays usable.
+    /// A key of its own for one purpose, derived from this (master) key and the purpose's label, so keys of
+    /// different purposes never coincide though they come from one shared secret.
+    func derivedKey(_ label: String) -> HMACSHA256 {
+        HMACSHA256(key: authenticationCode(for: Array(label.utf8)))
+    }
+
     func authenticationCode(for message: some Sequence<UInt8>) -> [UInt8] {
         var copy = self
         copy.update(message)

@@ -1,4 +1,5 @@
 import CacheCore
+import Foundation
 import Synchronization
 
 /// The hub's side of the second level: names, what is stored under which tags, the clears, and the counters the
@@ -61,6 +62,35 @@ final class SecondLevelFront: Sendable {
 
     func recordUnusable() {
         counters.withLock { $0.unusable += 1 }
+    }
+
+    /// What one read found, decoded: an entry that does not decode is a miss, counted as unusable.
+    enum Lookup<Entry> {
+        case unavailable
+        case miss(SecondLevelGeneration)
+        case hit(Entry, SecondLevelGeneration)
+    }
+
+    /// Reads `key` with the configured deadline and decodes what it finds.
+    func lookup<Entry>(_ key: SecondLevelKey, decode: ([UInt8]) -> Entry?) async -> Lookup<Entry> {
+        switch await store.read(key, deadline: configuration.readDeadline) {
+        case .unavailable:
+            return .unavailable
+        case .miss(let generation):
+            return .miss(generation)
+        case .hit(let bytes, let generation):
+            guard let entry = decode(bytes) else {
+                recordUnusable()
+                return .miss(generation)
+            }
+            return .hit(entry, generation)
+        }
+    }
+
+    /// How long the store keeps an entry stored at `storedAt` that is fresh until `expiresAt` (nil: no expiry).
+    func timeToLive(storedAt: Date, expiresAt: Date?, hasValidators: Bool) -> Duration {
+        let lifetime = expiresAt.map { Duration.milliseconds(Int64($0.timeIntervalSince(storedAt) * 1_000)) }
+        return configuration.timeToLive(lifetime: lifetime, hasValidators: hasValidators)
     }
 
     // MARK: Clears

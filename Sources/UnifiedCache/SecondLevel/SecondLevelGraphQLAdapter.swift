@@ -19,17 +19,10 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
 
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead {
         let name = front.key(.graphQL, operation.text, in: scope, namespaces)
-        switch await front.store.read(name, deadline: front.configuration.readDeadline) {
-        case .unavailable:
-            return .unavailable
-        case .miss(let generation):
-            return .miss(generation: generation)
-        case .hit(let bytes, let generation):
-            guard let entry = SecondLevelEntryCodec.decodeGraphQL(bytes) else {
-                front.recordUnusable()
-                return .miss(generation: generation)
-            }
-            return .hit(entry, generation: generation)
+        switch await front.lookup(name, decode: SecondLevelEntryCodec.decodeGraphQL) {
+        case .unavailable: return .unavailable
+        case .miss(let generation): return .miss(generation: generation)
+        case .hit(let entry, let generation): return .hit(entry, generation: generation)
         }
     }
 
@@ -37,14 +30,11 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
         _ entry: GraphQLSecondLevelEntry, for operation: GraphQLSecondLevelKey, in scope: CacheScope,
         generation: SecondLevelGeneration
     ) {
-        let lifetime = entry.expiresAt.map {
-            Duration.milliseconds(Int64($0.timeIntervalSince(entry.storedAt) * 1_000))
-        }
         front.store.write(
             SecondLevelEntryCodec.encode(entry),
             for: front.key(.graphQL, operation.text, in: scope, namespaces),
             generation: generation,
-            timeToLive: front.configuration.timeToLive(lifetime: lifetime, hasValidators: false),
+            timeToLive: front.timeToLive(storedAt: entry.storedAt, expiresAt: entry.expiresAt, hasValidators: false),
             tags: [front.names.tag(.kind(.graphQL)), front.names.tag(.operation(operation.operationName))]
         )
     }

@@ -17,18 +17,10 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
     }
 
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead {
-        let name = front.key(.rest, key, in: scope, namespaces)
-        switch await front.store.read(name, deadline: front.configuration.readDeadline) {
-        case .unavailable:
-            return .unavailable
-        case .miss(let generation):
-            return .miss(generation: generation)
-        case .hit(let bytes, let generation):
-            guard let entry = SecondLevelEntryCodec.decode(bytes) else {
-                front.recordUnusable()
-                return .miss(generation: generation)
-            }
-            return .hit(entry, generation: generation)
+        switch await front.lookup(front.key(.rest, key, in: scope, namespaces), decode: SecondLevelEntryCodec.decode) {
+        case .unavailable: return .unavailable
+        case .miss(let generation): return .miss(generation: generation)
+        case .hit(let entry, let generation): return .hit(entry, generation: generation)
         }
     }
 
@@ -39,15 +31,12 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
             entry.metadata.accounts = []
             entry.metadata.entityKeys = []
         }
-        let lifetime = entry.expiresAt.map {
-            Duration.milliseconds(Int64($0.timeIntervalSince(entry.storedAt) * 1_000))
-        }
         front.store.write(
             SecondLevelEntryCodec.encode(entry),
             for: front.key(.rest, key, in: scope, namespaces),
             generation: generation,
-            timeToLive: front.configuration.timeToLive(
-                lifetime: lifetime, hasValidators: !entry.metadata.validators.isEmpty),
+            timeToLive: front.timeToLive(
+                storedAt: entry.storedAt, expiresAt: entry.expiresAt, hasValidators: !entry.metadata.validators.isEmpty),
             tags: front.tags(ofREST: entry.metadata, key: key)
         )
     }

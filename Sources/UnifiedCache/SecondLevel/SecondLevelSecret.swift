@@ -21,7 +21,7 @@ public struct SecondLevelSecret: Sendable {
                 message: "The second-level secret must be at least 16 bytes long (got \(secret.count)).")
         }
         let master = HMACSHA256(key: secret)
-        names = HMACSHA256(key: master.authenticationCode(for: Array("ucache second level names v1".utf8)))
+        names = master.derivedKey("ucache second level names v1")
     }
 
     /// The secret from `UCACHE_L2_SECRET`, else from `UCACHE_REPLICATION_SECRET`; nil when neither is set.
