@@ -1,4 +1,6 @@
-// One file, linked into every module that uses `Mutex` (the other copies are symbolic links to this one).
+// One file, linked into every module that uses `Mutex` (the other copies are symbolic links to this one), except
+// RESTCache: its `APIService` is used by `@inlinable` code in other modules, and a class-typed stored property there
+// (this `Mutex`) crashed `ucache-demo` under TSan; its one Mutex (the credentials) is reported by no TSan run.
 #if UCACHE_TSAN
     #if canImport(Glibc)
         import Glibc
