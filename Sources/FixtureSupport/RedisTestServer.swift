@@ -21,7 +21,7 @@ public final class RedisTestServer: Sendable {
     public let password: String?
     /// An ACL user (name and password) the server knows besides the default user, if any.
     public let aclUser: (name: String, password: String)?
-    private let running = Mutex<(pid: pid_t, stdin: Pipe?)>((0, nil))
+    private let running = Mutex<(pid: pid_t, stdin: ChildProcess?)>((0, nil))
 
     private init(port: Int, password: String?, aclUser: (name: String, password: String)?) {
         self.port = port
@@ -33,6 +33,7 @@ public final class RedisTestServer: Sendable {
     public var url: String { "redis://\(password.map { ":\($0)@" } ?? "")\(host):\(port)" }
 
     private static let sharedURL = Mutex<Task<String, any Error>?>(nil)
+    private static let sharedServer = Mutex<RedisTestServer?>(nil)
 
     /// The URL of the process-wide Redis: `UCACHE_REDIS_URL`, or a server started on first use.
     public static func sharedURL() async throws -> String {
@@ -40,7 +41,9 @@ public final class RedisTestServer: Sendable {
             if let task { return task }
             let started = Task { () throws -> String in
                 if let url = ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"], !url.isEmpty { return url }
-                return try await start().url
+                let server = try await start()
+                sharedServer.withLock { $0 = server }  // lives as long as the process: its pipe keeps it running
+                return server.url
             }
             task = started
             return started
@@ -92,26 +95,20 @@ public final class RedisTestServer: Sendable {
     }
 
     private func launch() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
         var command = "redis-server --port \(port) --bind 127.0.0.1 --save '' --appendonly no --daemonize no"
         if let password { command += " --requirepass '\(password)'" }
         if let aclUser { command += " --user \(aclUser.name) on '>\(aclUser.password)' '~*' '&*' '+@all'" }
         // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
-        process.arguments = [
-            "-c", "\(command) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null",
-        ]
-        let stdout = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = stdin
-        try process.run()
-        let line = String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+        let shell = try ChildProcess.spawn(
+            "/bin/sh", ["-c", "\(command) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null"],
+            standardInput: true, standardOutput: true)
+        let line = String(decoding: shell.output?.availableData ?? Data(), as: UTF8.self)
         guard
             let pid = line.split(separator: " ").last.flatMap({
                 pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
             })
         else { throw FixtureError("redis-server did not start (is it installed? scripts/ensure-deps.sh)") }
+        let stdin = shell
         running.withLock { $0 = (pid, stdin) }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {

@@ -75,7 +75,7 @@ struct HandleReuseTests {
     @Test("a request's own timeout is not kept: the next request gets the configured one")
     func timeoutDoesNotLeak() async throws {
         let tenant = try await FixtureServer.tenant("reusetimeout")
-        let latency = TestTiming.milliseconds(600)
+        let latency = TestTiming.milliseconds(1500)
         try await tenant.setLatency(milliseconds: latency, route: "GET /api/echo")
         let client = try CurlHTTPClient()
         // Succeeds well within its own short timeout, on the handle the next request reuses.

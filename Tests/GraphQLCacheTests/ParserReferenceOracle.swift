@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 
 /// graphql-core 3.2.8's verdict on documents, obtained by running `Fixtures/tools/graphql_parse_check.py` once
@@ -37,18 +38,18 @@ enum ParserReferenceOracle {
         try Data().write(to: output)
         try Data().write(to: errors)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path]
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        // posix_spawn, not Foundation's Process (see FixtureSupport's ChildProcess); the shell redirects the files.
+        let process = try ChildProcess.spawn(
+            "/bin/sh",
+            [
+                "-c", "exec python3 \"$0\" < \"$1\" > \"$2\" 2> \"$3\"", script.path, input.path, output.path,
+                errors.path,
+            ])
+        let terminationStatus = process.wait()
+        guard terminationStatus == 0 else {
             let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
             throw ParserTestFailure(
-                "graphql_parse_check.py failed (\(process.terminationStatus)); is graphql-core 3.2.8 installed "
+                "graphql_parse_check.py failed (\(terminationStatus)); is graphql-core 3.2.8 installed "
                     + "(pip install graphql-core==3.2.8)? Set UCACHE_SKIP_GRAPHQL_CORE=1 to skip.\n\(message)"
             )
         }

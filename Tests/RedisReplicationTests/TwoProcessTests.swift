@@ -7,9 +7,7 @@ import UnifiedCache
 struct TwoProcessTests {
     /// `ucache-replica` as a child process, spoken to line by line.
     final class ReplicaProcess {
-        private let process = Process()
-        private let input = Pipe()
-        private let output = Pipe()
+        private let process: ChildProcess
         private var buffer = Data()
 
         init(upstream: String, redisURL: String, channel: String) throws {
@@ -18,28 +16,25 @@ struct TwoProcessTests {
             guard FileManager.default.isExecutableFile(atPath: binary.path) else {
                 throw FixtureError("build ucache-replica first (swift build --build-tests builds it)")
             }
-            process.executableURL = binary
             var environment = ProcessInfo.processInfo.environment
             environment["UCACHE_UPSTREAM_URL"] = upstream
             environment["UCACHE_REDIS_URL"] = redisURL
             environment["UCACHE_REDIS_CHANNEL"] = channel
             environment["UCACHE_REPLICATION_SECRET"] = ReplicaHarness.secret
-            process.environment = environment
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
+            process = try ChildProcess.spawn(
+                binary.path, [], environment: environment, standardInput: true, standardOutput: true)
         }
 
         /// Sends one command and returns its answer line.
         func ask(_ command: String) throws -> String {
-            input.fileHandleForWriting.write(Data("\(command)\n".utf8))
+            process.input?.write(Data("\(command)\n".utf8))
             while true {
                 if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[..<newline], as: UTF8.self)
                     buffer.removeSubrange(...newline)
                     return line
                 }
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = process.output?.availableData ?? Data()
                 guard !chunk.isEmpty else { throw FixtureError("ucache-replica exited") }
                 buffer.append(chunk)
             }
@@ -47,8 +42,8 @@ struct TwoProcessTests {
 
         func quit() {
             _ = try? ask("quit")
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            try? process.input?.close()
+            process.wait()
         }
     }
 

@@ -15,16 +15,9 @@ struct DemoRunTests {
         environment["UCACHE_FIXTURE_URL"] = server.baseURL
         // The demo runs for seconds (more under the sanitizers): wait for it off the cooperative pool.
         let (status, text) = try await offThePool { [environment] () throws -> (Int32, String) in
-            let process = Process()
-            process.executableURL = binary
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+            let demo = try ChildProcess.spawn(binary.path, [], environment: environment, standardOutput: true)
+            let data = demo.output?.readDataToEndOfFile() ?? Data()
+            return (demo.wait(), String(decoding: data, as: UTF8.self))
         }
 
         #expect(status == 0, "\(text)")
