@@ -10,7 +10,7 @@ import UnifiedCache
 func secondLevelConfiguration(url: String, label: String) throws -> RedisSecondLevelConfiguration {
     var configuration = try RedisSecondLevelConfiguration(url: url)
     configuration.keyPrefix = "ucache-test:l2:\(label):\(UUID().uuidString.prefix(8)):"
-    configuration.connection.commandTimeout = .seconds(1)
+    configuration.connection.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
     configuration.connection.pingInterval = .milliseconds(250)
     configuration.connection.initialBackoff = .milliseconds(20)
     configuration.connection.maximumBackoff = .milliseconds(200)

@@ -30,7 +30,7 @@ func uniqueChannel(_ label: String) -> String {
 func redisConfiguration(url: String, channel: String) throws -> RedisReplicationConfiguration {
     var configuration = try RedisReplicationConfiguration(url: url)
     configuration.channel = channel
-    configuration.commandTimeout = .seconds(1)
+    configuration.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
     configuration.pingInterval = .milliseconds(250)
     configuration.initialBackoff = .milliseconds(20)
     configuration.maximumBackoff = .milliseconds(200)

@@ -52,7 +52,7 @@ struct SecondLevelHarness {
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
-        storeConfiguration.connection.commandTimeout = .seconds(1)
+        storeConfiguration.connection.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
         storeConfiguration.connection.pingInterval = .milliseconds(250)
         storeConfiguration.connection.initialBackoff = .milliseconds(20)
         storeConfiguration.connection.maximumBackoff = .milliseconds(200)
@@ -60,7 +60,7 @@ struct SecondLevelHarness {
         if replicating {
             var bus = try RedisReplicationConfiguration(url: url)
             bus.channel = "ucache-test:l2front:\(unique)"
-            bus.commandTimeout = .seconds(1)
+            bus.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
             bus.pingInterval = .milliseconds(250)
             bus.initialBackoff = .milliseconds(20)
             bus.maximumBackoff = .milliseconds(200)
