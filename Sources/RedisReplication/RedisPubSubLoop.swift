@@ -11,8 +11,8 @@ import UnifiedCache
 /// One thread that owns the two Redis connections of a replica (SUBSCRIBE needs a connection of its own) and drives
 /// them with poll(): it publishes queued payloads, delivers messages, checks health with PING, and reconnects with
 /// backoff. Swift tasks never wait on Redis: they only append to ``Shared/outbox`` and write a byte to a pipe.
-final class RedisPubSubLoop: Sendable {
-    struct Shared {
+final class RedisPubSubLoop: RedisLoopStopping, Sendable {
+    struct Shared: RedisLoopState {
         var outbox: [[UInt8]] = []
         var receiver: (any ReplicationReceiver)?
         var stopRequested = false
@@ -57,19 +57,6 @@ final class RedisPubSubLoop: Sendable {
         }
         wake()
         if overflowed { receiver?.transportDidDropOutgoingMessages() }
-    }
-
-    func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = shared.withLock { shared in
-                shared.stopRequested = true
-                guard shared.isRunning else { return true }
-                shared.onStopped.append(continuation)
-                return false
-            }
-            wake()
-            if resumeNow { continuation.resume() }
-        }
     }
 
     private func wake() {

@@ -5,7 +5,7 @@ import UnifiedCache
 /// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
 /// loop is not already due to wake, write one byte to its pipe. All Redis I/O happens on the loop's own thread
 /// (``RedisSecondLevelWorker``), which resumes every read exactly once.
-final class RedisSecondLevelLoop: Sendable {
+final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
     /// A read waiting for its reply or its deadline.
     struct Read {
         var key: SecondLevelKey
@@ -44,7 +44,7 @@ final class RedisSecondLevelLoop: Sendable {
         case refused(SecondLevelFailure)
     }
 
-    struct Shared {
+    struct Shared: RedisLoopState {
         var isConnected = false
         var isRunning = false
         var stopRequested = false
@@ -173,20 +173,6 @@ final class RedisSecondLevelLoop: Sendable {
     func requestStop() {
         shared.withLock { $0.stopRequested = true }
         wake()
-    }
-
-    /// Stops the thread: pending reads answer `.stopped`; returns once the thread is done.
-    func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = shared.withLock { shared in
-                shared.stopRequested = true
-                guard shared.isRunning else { return true }
-                shared.onStopped.append(continuation)
-                return false
-            }
-            wake()
-            if resumeNow { continuation.resume() }
-        }
     }
 
     private func wakeNeeded(_ shared: inout Shared) -> Bool {

@@ -37,8 +37,8 @@ struct SecondLevelStoreLifecycleTests {
         let (server, store) = (redis.server, redis.store)
         server.pause()
         let pending = Task { await store.read(key("alice", "a"), deadline: .seconds(30)) }
-        // Lets the read reach the paused server (were it still queued, or not yet submitted, the answer is the same).
-        try await Task.sleep(for: .milliseconds(20))
+        // Whether the read has reached the paused server, is still queued or not yet submitted, the answer is the
+        // same: shutdown resumes it with .stopped, and a read submitted after the stop is refused with .stopped.
         await store.shutdown()
         #expect(await pending.value == .unavailable(.stopped))
         #expect(await store.read(key("alice", "b"), deadline: .seconds(1)) == .unavailable(.stopped))
