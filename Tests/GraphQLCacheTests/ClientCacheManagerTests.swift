@@ -152,8 +152,26 @@ struct ClientCacheManagerTests {
         let (_, client) = try await populated("mgrdescription")
         let manager = client.cacheManager()
         let account = await manager.clearCache(forAccountId: "101")
-        #expect(!account.description.contains("101"))
+        #expect(account.records > 0)
+        #expect(!Self.reveals(account.description, "101"))
         let query = await manager.clearCache(forQuery: #"AccountBalance({"id":"102"})"#)
-        #expect(!query.description.contains("102"))
+        #expect(!Self.reveals(query.description, "102"))
+        #expect(!query.description.contains("AccountBalance"))
+    }
+
+    /// Whether `identifier` appears in `text` as a word of its own (`101`, `Account:101`, `"id":"101"`).
+    /// A plain substring test would also match digits of the duration or of a hash (`0.000210123 seconds`).
+    static func reveals(_ text: String, _ identifier: String) -> Bool {
+        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0 == identifier }
+    }
+
+    @Test("the leak check finds an identifier in every form a description could carry it")
+    func leakCheckFindsIdentifiers() {
+        for leaking in ["account 101", "Account:101 removed", #"{"id":"101"}"#, "(101)"] {
+            #expect(Self.reveals(leaking, "101"))
+        }
+        for clean in ["0.000210123 seconds", "session(#a101bc9e)", "1010 bytes"] {
+            #expect(!Self.reveals(clean, "101"))
+        }
     }
 }
