@@ -3,9 +3,10 @@ import Foundation
 import Synchronization
 
 /// One thread that drives a `curl_multi` handle: it adds submitted transfers, removes cancelled ones,
-/// runs libcurl, and resumes each finished transfer's waiter. It does nothing else: building the response
-/// or the error and giving the easy handle back to the pool is the waiting task's work, so the one loop
-/// thread spends its time in libcurl.
+/// runs libcurl, and resumes each finished transfer's waiter. Building the response or the error and giving
+/// the easy handle back to the pool is the waiting task's work, so the one loop thread spends its time in
+/// libcurl, unless tasks chose to run on it: the loop is also a `TaskExecutor` (see
+/// `CurlEventLoop+TaskExecutor.swift`), and runs the jobs of tasks that prefer it between two rounds of libcurl.
 ///
 /// Other threads talk to it only through `state` (a `Mutex`) followed by `curl_multi_wakeup`, which
 /// libcurl documents as callable from any thread. Everything else about the multi handle and the
@@ -20,6 +21,8 @@ final class CurlEventLoop: Sendable {
 
         var submissions: [Transfer] = []
         var cancellations: [Transfer] = []
+        /// Jobs of tasks that prefer this loop as their executor, run on the loop thread.
+        var jobs: [UnownedJob] = []
         var stopRequested = false
         var isRunning = true
         /// The loop is parked in `curl_multi_poll` (or about to be) and needs a wakeup to see new work.
@@ -63,6 +66,18 @@ final class CurlEventLoop: Sendable {
         if wake { curl_multi_wakeup(multi.handle) }
     }
 
+    /// Queues a job for the loop thread; once the loop has stopped, the global executor runs it instead,
+    /// so a task that prefers a stopped loop still finishes.
+    func enqueue(_ job: UnownedJob) {
+        let (accepted, wake) = state.withLock { state in
+            guard state.isRunning else { return (false, false) }
+            state.jobs.append(job)
+            return (true, state.takeWakeup())
+        }
+        if wake { curl_multi_wakeup(multi.handle) }
+        if !accepted { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
+    }
+
     /// Asks the loop to remove a running transfer and fail it with `cancelled`.
     func cancel(_ transfer: Transfer) {
         let wake = state.withLock { state in
@@ -104,8 +119,14 @@ final class CurlEventLoop: Sendable {
         // Swapped with the shared queues under the lock, so neither side copies or reallocates an array.
         var submissions: [Transfer] = []
         var cancellations: [Transfer] = []
+        var jobs: [UnownedJob] = []
         var finished: [(Transfer, CURLcode)] = []
+        let executor = asUnownedTaskExecutor()
         while true {
+            // Jobs first: the tasks they continue usually submit their next request, started below in this round.
+            state.withLock { swap(&jobs, &$0.jobs) }
+            for job in jobs { job.runSynchronously(on: executor) }
+            jobs.removeAll(keepingCapacity: true)
             let stop = state.withLock { state in
                 swap(&submissions, &state.submissions)
                 swap(&cancellations, &state.cancellations)
@@ -131,7 +152,8 @@ final class CurlEventLoop: Sendable {
             finished.removeAll(keepingCapacity: true)
             let idle = state.withLock { state in
                 // Park only when no work arrived meanwhile; from here on, submitters must wake us.
-                guard state.submissions.isEmpty, state.cancellations.isEmpty, !state.stopRequested else { return false }
+                guard state.submissions.isEmpty, state.cancellations.isEmpty, state.jobs.isEmpty, !state.stopRequested
+                else { return false }
                 state.isPolling = true
                 return true
             }
@@ -181,7 +203,6 @@ final class CurlEventLoop: Sendable {
             transfer.finish(.failed(error))
         }
         let (pending, waiters) = state.withLock { state in
-            state.isRunning = false
             defer {
                 state.submissions.removeAll()
                 state.onStopped.removeAll()
@@ -189,6 +210,14 @@ final class CurlEventLoop: Sendable {
             return (state.submissions, state.onStopped)
         }
         for transfer in pending { transfer.finish(.failed(error)) }
+        // From here on `enqueue` hands jobs to the global executor; those already queued (among them the tasks just
+        // failed with `shutdown`) go there too.
+        let jobs = state.withLock { state in
+            state.isRunning = false
+            defer { state.jobs.removeAll() }
+            return state.jobs
+        }
+        for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         easyHandles.drain()
         for waiter in waiters { waiter.resume() }
     }

@@ -26,6 +26,24 @@ public final class CurlHTTPClient: Sendable {
         loop.requestStop()
     }
 
+    /// The client's event-loop thread as a task executor.
+    ///
+    /// Requests run on one thread that drives libcurl; a task on the global executor that awaits one is woken on
+    /// another thread when the answer arrives, and its next request wakes the loop again. A task that prefers this
+    /// executor skips both hops: its requests and the code between them run on the loop thread, which is what a
+    /// bare libcurl loop costs.
+    ///
+    /// ```swift
+    /// let balances = await withTaskExecutorPreference(client.executor) {
+    ///     await fetchBalances(of: accounts, with: client)  // a fan-out of upstream calls
+    /// }
+    /// ```
+    ///
+    /// Worth it for tasks that mostly wait on upstreams. Whatever runs there delays every transfer of this client
+    /// while it runs, so keep CPU-heavy work (large JSON, rendering) on the global executor. After ``shutdown()``,
+    /// jobs for this executor run on the global executor.
+    public var executor: any TaskExecutor { loop }
+
     /// The version of the libcurl this client runs on.
     public static var libcurlVersion: String { CurlGlobal.version }
 

@@ -22,7 +22,8 @@ enum EasyHandleSetup {
         handle.errorBuffer[0] = 0
         handle.headerBytes.removeAll(keepingCapacity: true)
 
-        check(ucc_easy_setopt_string(easy, CURLOPT_URL, request.url))
+        // withCString, not the implicit String-to-pointer conversion, which copies the string into a new array.
+        check(request.url.withCString { ucc_easy_setopt_string(easy, CURLOPT_URL, $0) })
         let userData = Unmanaged.passUnretained(transfer).toOpaque()
         check(ucc_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userData))
         check(ucc_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userData))

@@ -59,13 +59,15 @@ enum HeaderLines {
 
     /// The value of a `Content-Length` line (any case), if the line is one and its value a number.
     static func contentLength(_ content: UnsafeRawBufferPointer) -> Int? {
-        let name = "content-length:".utf8
-        guard content.count > name.count else { return nil }
-        for (byte, expected) in zip(content, name) {
+        let name: StaticString = "content-length:"
+        let nameCount = name.utf8CodeUnitCount
+        guard content.count > nameCount else { return nil }
+        for offset in 0..<nameCount {
+            let byte = content[offset]
             let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
-            guard lowered == expected else { return nil }
+            guard lowered == name.utf8Start[offset] else { return nil }
         }
-        var index = name.count
+        var index = nameCount
         while index < content.count, content[index] == UInt8(ascii: " ") || content[index] == UInt8(ascii: "\t") {
             index += 1
         }

@@ -10,20 +10,22 @@ import Foundation
 struct TransportSuite: BenchSuite {
     let help = """
         ucache-bench transport --url URL [--requests N] [--rounds R] [--levels 1,16,64]
-                               [--clients curl,bare,bareopts,urlsession] [--json]
+                               [--clients curl,curlexec,bare,bareopts,urlsession] [--json]
 
         Method: for each concurrency level, N transfers in flight (N = level) issue GET requests to URL
         (default: $UCACHE_BENCH_URL; `make bench` serves Fixtures/nginx's /small.json over keep-alive) until
         --requests requests (default 20000) have completed, after an untimed warm-up of 500 that also opens
         the connections.
           CurlHTTPClient      N tasks, each awaiting `execute` in a loop.
+          CurlHTTPClient on its executor  the same N tasks preferring `client.executor`: they run on the
+                              client's loop thread, so no request or answer crosses threads.
           bare libcurl-multi  the floor: one thread, curl_multi_poll, N easy handles set up once and
                               re-added when done, body bytes only counted (BareCurlMultiBaseline.swift).
           bare + client options  the same loop with, set once per handle, the libcurl options CurlHTTPClient
                               sets for its guarantees (timeouts, limits, protocols, redirects, encodings,
                               User-Agent, callbacks): libcurl's own work for them.
           URLSession          N tasks (default 5000 requests, --session-requests); once per level.
-        CurlHTTPClient, bare and bare + client options alternate R times per level (default 3) so machine
+        CurlHTTPClient (both ways), bare and bare + client options alternate R times per level (default 3) so machine
         noise hits all; each figure is the median of the R runs.
         Timed: each request from call (or curl_multi_add_handle) to complete body (latency p50/p99), the whole
         run (requests/s), and the process's user+system CPU (getrusage) during the run divided by requests
@@ -43,7 +45,7 @@ struct TransportSuite: BenchSuite {
         let sessionRequests = options.int("session-requests", default: min(requests, 5_000))
         let rounds = max(1, options.int("rounds", default: 3))
         let clients = Set(
-            (options.values["clients"] ?? "curl,bare,bareopts,urlsession").split(separator: ",").map(String.init))
+            (options.values["clients"] ?? "curl,curlexec,bare,bareopts,urlsession").split(separator: ",").map(String.init))
 
         let loadBefore = LoadAverage.now()
         let curl = try CurlHTTPClient()
@@ -52,12 +54,20 @@ struct TransportSuite: BenchSuite {
         var roundNotes: [String] = []
         for level in levels {
             var curlRuns: [Run] = []
+            var executorRuns: [Run] = []
             var bareRuns: [Run] = []
             var optionRuns: [Run] = []
             for _ in 0..<rounds {
                 if clients.contains("curl") {
                     curlRuns.append(
                         try await measure(level: level, total: requests) {
+                            let response = try await curl.execute(.init(url: url))
+                            guard response.status == 200 else { throw BenchError("status \(response.status)") }
+                        })
+                }
+                if clients.contains("curlexec") {
+                    executorRuns.append(
+                        try await measure(level: level, total: requests, executor: curl.executor) {
                             let response = try await curl.execute(.init(url: url))
                             guard response.status == 200 else { throw BenchError("status \(response.status)") }
                         })
@@ -69,14 +79,15 @@ struct TransportSuite: BenchSuite {
                     optionRuns.append(try await bareRun(url: url, level: level, total: requests, clientOptions: true))
                 }
             }
-            let curlRow = curlRuns.isEmpty ? nil : Run.medianRow(of: curlRuns, name: "CurlHTTPClient     c=\(level)")
             let bareRow = bareRuns.isEmpty ? nil : Run.medianRow(of: bareRuns, name: "bare libcurl-multi c=\(level)")
-            if var curlRow {
+            for (runs, name) in [(curlRuns, "CurlHTTPClient     c="), (executorRuns, "CurlHTTPClient on its executor c=")]
+            where !runs.isEmpty {
+                var row = Run.medianRow(of: runs, name: "\(name)\(level)")
                 if let bareRow {
-                    curlRow.values["cpu ÷ bare"] = curlRow.values["cpu µs/req"]! / bareRow.values["cpu µs/req"]!
-                    curlRow.values["req/s ÷ bare"] = curlRow.values["req/s"]! / bareRow.values["req/s"]!
+                    row.values["cpu ÷ bare"] = row.values["cpu µs/req"]! / bareRow.values["cpu µs/req"]!
+                    row.values["req/s ÷ bare"] = row.values["req/s"]! / bareRow.values["req/s"]!
                 }
-                rows.append(curlRow)
+                rows.append(row)
             }
             if let bareRow { rows.append(bareRow) }
             if var optionRow = optionRuns.isEmpty
@@ -101,7 +112,7 @@ struct TransportSuite: BenchSuite {
             }
             roundNotes.append(
                 "c=\(level) cpu µs/req (user part) by round: CurlHTTPClient \(Run.cpuList(curlRuns)); "
-                    + "bare \(Run.cpuList(bareRuns)); bare + client options \(Run.cpuList(optionRuns))"
+                    + "on its executor \(Run.cpuList(executorRuns)); bare \(Run.cpuList(bareRuns)); bare + client options \(Run.cpuList(optionRuns))"
             )
 
             guard clients.contains("urlsession") else { continue }
@@ -188,13 +199,15 @@ struct TransportSuite: BenchSuite {
     private func measure(
         level: Int,
         total: Int,
+        executor: (any TaskExecutor)? = nil,
         _ operation: @escaping @Sendable () async throws -> Void
     ) async throws -> Run {
-        _ = try await drive(level: level, total: min(500, total), operation)  // warm-up, opens connections
+        // warm-up, opens the connections
+        _ = try await drive(level: level, total: min(500, total), executor: executor, operation)
         let cpuBefore = ProcessCPU.now()
         let userBefore = ProcessCPU.user()
         let start = monotonicNanoseconds()
-        let samples = try await drive(level: level, total: total, operation)
+        let samples = try await drive(level: level, total: total, executor: executor, operation)
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         return Run(
             requests: total, seconds: seconds, cpuSeconds: ProcessCPU.now() - cpuBefore,
@@ -204,6 +217,7 @@ struct TransportSuite: BenchSuite {
     private func drive(
         level: Int,
         total: Int,
+        executor: (any TaskExecutor)?,
         _ operation: @escaping @Sendable () async throws -> Void
     ) async throws -> Samples {
         let perWorker = total / level
@@ -211,7 +225,7 @@ struct TransportSuite: BenchSuite {
         return try await withThrowingTaskGroup(of: Samples.self) { group in
             for worker in 0..<level {
                 let count = perWorker + (worker < extra ? 1 : 0)
-                group.addTask {
+                group.addTask(executorPreference: executor) {
                     var samples = Samples()
                     samples.reserve(count)
                     for _ in 0..<count {
