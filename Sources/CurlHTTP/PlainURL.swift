@@ -44,8 +44,9 @@ enum PlainURL {
             }
             guard index > portStart, port <= 65535 else { return false }
         }
-        guard index == end || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
-            || bytes[index] == UInt8(ascii: "#")
+        guard
+            index == end || bytes[index] == UInt8(ascii: "/") || bytes[index] == UInt8(ascii: "?")
+                || bytes[index] == UInt8(ascii: "#")
         else { return false }
         while index < end {
             guard isPathByte(bytes[index]) else { return false }

@@ -45,7 +45,8 @@ struct TransportSuite: BenchSuite {
         let sessionRequests = options.int("session-requests", default: min(requests, 5_000))
         let rounds = max(1, options.int("rounds", default: 3))
         let clients = Set(
-            (options.values["clients"] ?? "curl,curlexec,bare,bareopts,urlsession").split(separator: ",").map(String.init))
+            (options.values["clients"] ?? "curl,curlexec,bare,bareopts,urlsession").split(separator: ",").map(
+                String.init))
 
         let loadBefore = LoadAverage.now()
         let curl = try CurlHTTPClient()
@@ -80,7 +81,9 @@ struct TransportSuite: BenchSuite {
                 }
             }
             let bareRow = bareRuns.isEmpty ? nil : Run.medianRow(of: bareRuns, name: "bare libcurl-multi c=\(level)")
-            for (runs, name) in [(curlRuns, "CurlHTTPClient     c="), (executorRuns, "CurlHTTPClient on its executor c=")]
+            for (runs, name) in [
+                (curlRuns, "CurlHTTPClient     c="), (executorRuns, "CurlHTTPClient on its executor c="),
+            ]
             where !runs.isEmpty {
                 var row = Run.medianRow(of: runs, name: "\(name)\(level)")
                 if let bareRow {
