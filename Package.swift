@@ -24,7 +24,8 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CHiredis",
-            pkgConfig: "hiredis",
+            // No pkgConfig: hiredis's .pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM refuses with a warning on every
+            // build; the shim includes <hiredis/hiredis.h> from the system include path and the module map links it.
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
