@@ -1,3 +1,4 @@
+import FixtureSupport
 import Testing
 
 @testable import CurlHTTP
@@ -41,7 +42,7 @@ struct PlainURLTests {
             "a", "Z9", "host", "0", "65535", "65536", "99999", "~", "_", "!", "$", "&", "'", "(", ")", "*", "+", ",",
             ";", "=", "x.y", "-a", "a-",
         ]
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SeededGenerator(seed: 0x5EED)
         var plainCount = 0
         for _ in 0..<20_000 {
             var url = generator.next() % 2 == 0 ? "http://" : "https://"
@@ -53,18 +54,5 @@ struct PlainURLTests {
             #expect(Self.libcurlAccepts(url), "plain but refused by libcurl: \(url)")
         }
         #expect(plainCount > 1_000)
-    }
-}
-
-/// A small deterministic generator, so a failure names a URL that fails again on the next run.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

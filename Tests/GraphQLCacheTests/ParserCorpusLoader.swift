@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 
 /// The differential corpus: hand-written documents from `ParserCorpus/` plus seeded mutations of the valid ones.

@@ -1,3 +1,4 @@
+import FixtureSupport
 import GraphQLCache
 import Testing
 

@@ -1,4 +1,5 @@
 import CacheCore
+import FixtureSupport
 import GraphQLCache
 import Testing
 
