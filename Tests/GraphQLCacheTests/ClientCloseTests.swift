@@ -55,7 +55,7 @@ struct ClientCloseTests {
     func queryInFlightAtCloseIsDeliveredNotStored() async throws {
         let harness = try await ClientHarness(
             "gqlcloseflight", transportConfiguration: CurlHTTPClient.Configuration(enableHTTP2: false))
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
+        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "AccountSummary")
         let alice = try harness.client(.alice)
         let bob = try harness.client(.bob)
         let aliceFlight = Task { await alice.fetch(query: AccountSummaryQuery()) }
@@ -75,7 +75,7 @@ struct ClientCloseTests {
     @Test("a mutation in flight at close is delivered but its result is not merged")
     func mutationInFlightAtCloseIsNotMerged() async throws {
         let harness = try await ClientHarness("gqlclosemutation")
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "MakePayment")
+        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "MakePayment")
         let client = try harness.client()
         let flight = Task { await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 1)) }
         try await waitUntil { try await harness.count("MakePayment") == 1 }
@@ -93,7 +93,7 @@ struct ClientCloseTests {
         _ = try await client.fetch(query: AccountSummaryQuery()).value()
         let firstFetch = try #require(client.queryTimestamps.first?.fetchedAt)
         harness.clock.advance(seconds: 10)
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
+        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "AccountSummary")
 
         let cached = await client.fetch(query: AccountSummaryQuery(), cachePolicy: .returnCacheDataAndFetch)
         #expect(try cached.value().source == .cache)
