@@ -10,7 +10,8 @@ public enum API<ErrorBody: Sendable>: Error, Sendable {
     case cacheMiss
     /// The calling task was cancelled.
     case cancelled
-    /// The request itself is invalid (path, query, body encoding); nothing was sent.
+    /// The request itself is invalid (path, query, body encoding), or the service is closed (code `closed`: its
+    /// session ended); nothing was sent.
     case invalidRequest(RESTCacheError)
 
     /// The HTTP status, when the upstream answered with one.
@@ -49,6 +50,8 @@ public struct RESTCacheError: Error, Sendable, CustomStringConvertible {
         public static let decodingFailed = Code("decodingFailed")
         /// A configuration value is out of range.
         public static let invalidConfiguration = Code("invalidConfiguration")
+        /// The service was closed (its session ended): nothing was sent, read or stored.
+        public static let closed = Code("closed")
 
         public var description: String { name }
     }
@@ -62,6 +65,12 @@ public struct RESTCacheError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
         self.underlying = underlying
+    }
+
+    /// What a closed service answers every request with.
+    @usableFromInline
+    static var serviceClosed: RESTCacheError {
+        RESTCacheError(.closed, "The session this service belongs to has ended: nothing was sent, read or stored.")
     }
 
     /// The message and the kind of cause, never the body that failed to decode.

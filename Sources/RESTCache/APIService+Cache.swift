@@ -78,7 +78,8 @@ extension APIService {
     }
 
     /// Stores a network answer in memory. Returns the metadata it was stored with when it may also go to the
-    /// second level: stored, and not one of the variants of an answer with `Vary` (kept in memory only).
+    /// second level: stored, and not one of the variants of an answer with `Vary` (kept in memory only). A closed
+    /// service stores nothing: the answer in flight at ``close()`` is delivered only.
     @discardableResult
     func store<T: RequestType>(
         _ value: T.Response,
@@ -88,6 +89,7 @@ extension APIService {
         placement: RequestPlan.CachePlacement,
         _ generation: CacheGeneration
     ) -> CacheEntryMetadata? {
+        if isClosed { return nil }
         var metadata = RequestPlan.metadata(for: request, placement: placement)
         if let policy = configuration.storagePolicy {
             guard let decided = policy(placement.key, metadata, response) else { return nil }
@@ -132,7 +134,7 @@ extension APIService {
     /// capped by the timeout the request asks for (after the storage policy, as for a 200); without them the
     /// entry keeps its lifetime (`restoredTimeout`, when the entry came from the second level and was put in memory
     /// stale). Its `ETag` and `Last-Modified` replace the stored ones; absent ones are kept. Returns the refreshed
-    /// entry.
+    /// entry; nil, with nothing changed, once the service is closed.
     @discardableResult
     func refresh<T: RequestType>(
         _ stale: CachedValue<T.Response>,
@@ -143,6 +145,7 @@ extension APIService {
         _ generation: CacheGeneration,
         restoredTimeout: Timeout? = nil
     ) -> CacheEntry? {
+        if isClosed { return nil }
         var timeout: Timeout? = restoredTimeout
         if semantics.freshnessLifetime(shared: placement.isShared) != nil {
             var requested = RequestPlan.metadata(for: request, placement: placement)

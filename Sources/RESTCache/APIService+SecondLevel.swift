@@ -57,14 +57,19 @@ extension APIService {
         if entry.isFresh(at: now) {
             var metadata = entry.metadata
             metadata.timeout = entry.expiresAt.map { .seconds(max(0, $0.timeIntervalSince(now))) } ?? .never
-            cache.store(
-                value, byteCost: entry.body.count, key: placement.key, in: placement.scope, metadata: metadata,
-                ifGeneration: generation)
+            // Closed while the second level was read: the answer is delivered, not put in memory.
+            if !isClosed {
+                cache.store(
+                    value, byteCost: entry.body.count, key: placement.key, in: placement.scope, metadata: metadata,
+                    ifGeneration: generation)
+            }
             let age = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(entry.storedAt)) * 1_000))
             return .served(DataWithSource(data: value, source: .cache, age: age))
         }
         let validators = entry.metadata.validators
-        guard configuration.honorsHTTPCaching, !validators.isEmpty else { return .upstream(visit, stale: stale) }
+        guard configuration.honorsHTTPCaching, !validators.isEmpty, !isClosed else {
+            return .upstream(visit, stale: stale)
+        }
         if let stale {
             // Memory's own stale entry is revalidated; a 304 confirms the stored body too when it is the same one.
             if stale.entry.metadata.validators == validators { visit.revalidating = entry }

@@ -22,6 +22,9 @@ public final class APIService: Sendable {
     @usableFromInline let backgroundRefreshes = BackgroundTasks()
     /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
     @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
+    /// Set once by ``close()``; read at the start of every request (one acquiring load) and again before anything is
+    /// sent or stored.
+    @usableFromInline let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss in memory and written after a network answer is
     /// stored; nil (the default) keeps the service to its own memory.
     public let secondLevel: (any RESTSecondLevel)?
@@ -53,6 +56,24 @@ public final class APIService: Sendable {
         currentCredentials.withLock { $0 = credentials }
     }
 
+    /// Refuses every later request, for good: the owner calls it when the session the service belongs to ends.
+    ///
+    /// A handler may still hold the service after its session ended (logout, expiry). Without this, its requests
+    /// would go upstream with the ended session's credentials and store the answers in the session's scope again,
+    /// where nothing would ever clear them and a later session with the same scope could read them. After `close()`,
+    /// `perform(with:)` and `performWithSource(with:)` fail at once with `.invalidRequest` carrying
+    /// ``RESTCacheError/Code/closed``: nothing is sent, read or stored. An answer already in flight is delivered to
+    /// its caller but not stored, and background refreshes not yet sent are not sent. Clearing through ``cache``
+    /// keeps working.
+    public func close() {
+        closed.store(true, ordering: .releasing)
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool {
+        closed.load(ordering: .acquiring)
+    }
+
     /// Performs a request under its cache policy (the seed's signature).
     @inlinable
     public func perform<T: RequestType>(with request: T) async -> Result<T.Response, API<T.ErrorBody>> {
@@ -64,6 +85,7 @@ public final class APIService: Sendable {
     public func performWithSource<T: RequestType>(
         with request: T
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        if closed.load(ordering: .acquiring) { return .failure(.invalidRequest(.serviceClosed)) }
         guard
             let placement = RequestPlan.placement(for: request, sessionScope: cache.scope, configuration: configuration)
         else {
@@ -156,6 +178,8 @@ public final class APIService: Sendable {
         generation: CacheGeneration,
         revalidating stale: CachedValue<T.Response>?
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        // A background refresh or a flight that starts after close reads and sends nothing.
+        if isClosed { return .failure(.invalidRequest(.serviceClosed)) }
         var stale = stale
         var visit = SecondLevelVisit()
         if let secondLevel, request.cachePolicy.readsCacheFirst {
@@ -237,6 +261,8 @@ public final class APIService: Sendable {
                 plan.httpRequest.headers.replaceOrAdd(name: "If-Modified-Since", value: lastModified)
             }
         }
+        // Closed while the request was being prepared (or waiting for the second level): nothing goes out.
+        if isClosed { return .failure(.invalidRequest(.serviceClosed)) }
         let scope = placement?.scope ?? cache.scope
         let activityKey = placement?.key ?? "\(request.method) \(request.path)"
         do {

@@ -24,6 +24,8 @@ extension GraphQLCacheError.Code {
     /// underlying error and its locations are kept), the operation name is unknown, a query was given to
     /// `perform` or a mutation to `fetch`, or the variables do not fit the operation's declarations.
     public static let invalidOperation = Self("invalidOperation")
+    /// The client was closed (its session ended): nothing was sent, read or stored.
+    public static let closed = Self("closed")
 }
 
 /// What an upstream answered when the answer is a failure: its status, its `errors` and any partial `data`.
@@ -82,6 +84,11 @@ extension GraphQLCacheError {
 
     static func cancelledError() -> GraphQLCacheError {
         GraphQLCacheError(code: .cancelled, message: "The calling task was cancelled.")
+    }
+
+    static func closedError() -> GraphQLCacheError {
+        GraphQLCacheError(
+            code: .closed, message: "The session this client belongs to has ended: nothing was sent, read or stored.")
     }
 
     static func invalidOperation(_ message: String, underlying: GraphQLCacheError? = nil) -> GraphQLCacheError {

@@ -63,6 +63,9 @@ extension GraphQLClient {
         policy: GraphQLCachePolicy,
         reader: ResultReader<Value>
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        if isClosed {
+            return .failure(.closedError())
+        }
         let plan = plan(for: request)
         switch policy {
         case .returnCacheDataElseFetch:
@@ -120,7 +123,7 @@ extension GraphQLClient {
         let (stream, continuation) = AsyncStream.makeStream(of: Result<GraphQLResult<Value>, GraphQLCacheError>.self)
         let task = Task {
             defer { continuation.finish() }
-            guard policy == .returnCacheDataAndFetch else {
+            guard policy == .returnCacheDataAndFetch, !isClosed else {
                 continuation.yield(await execute(request, policy: policy, reader: reader))
                 return
             }
@@ -147,6 +150,9 @@ extension GraphQLClient {
         _ request: PreparedRequest,
         reader: ResultReader<Value>
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        if isClosed {
+            return .failure(.closedError())
+        }
         let outcome = await exchange(
             request, storing: true, generation: store.generation(of: scope), mutationsSeen: nil)
         if case .success = outcome {

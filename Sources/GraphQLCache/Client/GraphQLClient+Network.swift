@@ -63,6 +63,10 @@ extension GraphQLClient {
         mutationsSeen: UInt64?,
         readingSecondLevel: Bool = false
     ) async -> NetworkOutcome {
+        // A background refresh or a flight that starts after close reads and sends nothing.
+        if isClosed {
+            return .failure(.closedError())
+        }
         var secondLevelGeneration: SecondLevelGeneration?
         if readingSecondLevel, storing, let mutationsSeen, let secondLevel, request.document.kind == .query {
             switch await consultSecondLevel(
@@ -105,11 +109,15 @@ extension GraphQLClient {
 
     /// Merges an answer's data into the store unless the scope was cleared since `generation` or, for a query, a
     /// mutation of this client wrote its result since `mutationsSeen` (nil for a mutation, whose write is
-    /// counted). Returns whether it was stored.
+    /// counted). Returns whether it was stored: never once the client is closed (an answer in flight at ``close()``
+    /// is delivered only).
     func merge(
         _ data: GraphQLJSONObject, of request: PreparedRequest, generation: CacheGeneration, mutationsSeen: UInt64?
     ) throws(GraphQLCacheError) -> Bool {
         let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
+            if closed.load(ordering: .acquiring) {
+                return nil
+            }
             if let mutationsSeen, mutationsSeen != landed {
                 return nil  // older than a mutation's result: delivered, not stored
             }
@@ -134,6 +142,10 @@ extension GraphQLClient {
 
     /// POSTs the operation (or GETs a query, when configured) with the session's credentials; counts the call.
     private func send(_ request: PreparedRequest) async -> Result<CurlHTTPClient.Response, GraphQLCacheError> {
+        // Closed while the operation waited for the second level: nothing goes out.
+        if isClosed {
+            return .failure(.closedError())
+        }
         var headers = configuration.headers
         let credentials = credentials
         for (name, value) in credentials.headers {

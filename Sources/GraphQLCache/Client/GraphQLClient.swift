@@ -43,6 +43,9 @@ public final class GraphQLClient: Sendable {
     /// did since the query left, under this lock, so an answer from before a mutation never overwrites its result.
     let landedMutations = Mutex<UInt64>(0)
     let backgroundTasks = BackgroundTasks()
+    /// Set once by ``close()``; read when an operation starts (one acquiring load) and again before anything is sent
+    /// or merged.
+    let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss before the upstream (cache-first queries) and written
     /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
     public let secondLevel: (any GraphQLSecondLevel)?
@@ -80,6 +83,24 @@ public final class GraphQLClient: Sendable {
     /// cookie jar is the new credentials' own: pass the old jar to keep the upstream cookies.
     public func updateCredentials(_ credentials: Credentials) {
         currentCredentials.withLock { $0 = credentials }
+    }
+
+    /// Refuses every later operation, for good: the owner calls it when the session the client belongs to ends.
+    ///
+    /// A handler may still hold the client after its session ended (logout, expiry). Without this, its queries would
+    /// go upstream with the ended session's credentials and merge the answers into the session's scope again, where
+    /// nothing would ever clear them and a later session with the same scope could read them, and its mutations would
+    /// still be sent. After `close()`, `fetch`, `fetchResults` and `perform` fail at once with
+    /// ``GraphQLCacheError/Code/closed`` (the refetch managers' queries too): nothing is sent, read or stored. An answer
+    /// already in flight is delivered to its caller but not stored; background refreshes not yet sent are not sent.
+    /// Clearing through ``cacheManager(configuration:)`` and ``clearTimestamps()`` keeps working.
+    public func close() {
+        closed.store(true, ordering: .releasing)
+    }
+
+    /// Whether ``close()`` was called.
+    public var isClosed: Bool {
+        closed.load(ordering: .acquiring)
     }
 
     // MARK: - Freshness rules

@@ -9,8 +9,15 @@ import Synchronization
 ///
 /// Obtained from ``CacheHub/session(id:principal:credentials:)`` or ``CacheHub/session(principal:credentials:)``;
 /// ended by logout (``CacheHub/endSession(id:reason:)``), idle expiry, the live-session bound or another principal
-/// presenting its id. The parts are made on first use, so a session that only ever hits the cache through one
-/// half, or is never used at all, costs little.
+/// presenting its id, or memory reclaim. The parts are made on first use, so a session that only ever hits the cache
+/// through one half, or is never used at all, costs little.
+///
+/// A handler may still hold the session after it ended. From then on its ``rest`` and ``graphQL`` refuse work with
+/// a typed error (`RESTCacheError.Code.closed` inside `API.invalidRequest`; `GraphQLCacheError.Code.closed`), also
+/// when they are first used after the end: nothing is sent upstream with the ended session's credentials, nothing
+/// is read, and nothing is stored in its scope, so nothing written after a logout survives it for a later session
+/// with the same id and principal. An answer already in flight at the end is delivered but not stored. Clearing
+/// through ``cacheManager`` keeps working (it is harmless). Ask the hub again for a live session.
 public final class CacheSession: Sendable {
     /// The session's identifier as the BFF knows it (for a session obtained by principal alone, the principal's
     /// subject). Never printed: descriptions show a fingerprint.
@@ -66,6 +73,10 @@ public final class CacheSession: Sendable {
             }
             let parts = factory.makeParts(
                 id: id, scope: scope, credentials: state.credentials)
+            if state.ended {
+                // First used after its end: refused like parts that were closed when the session ended.
+                parts.close()
+            }
             state.parts = parts
             return (parts, !state.ended)
         }
@@ -119,4 +130,10 @@ struct SessionParts: Sendable {
     let cookieJar: CookieJar
     let cacheManager: DefaultUnifiedCacheManager
     let accounts: AccountResolver
+
+    /// Refuses all later work of the REST service and the GraphQL client: the session ended.
+    func close() {
+        rest.close()
+        graphQL.close()
+    }
 }

@@ -3,9 +3,10 @@ import CurlHTTP
 import GraphQLCache
 import RESTCache
 
-/// A session on its way out. ``begin(_:operation:)`` clears everything the library holds for it at once and
-/// synchronously (both stores' scopes detached, timestamps, cookies), so from the moment a session leaves the
-/// registry nothing of it is served and nothing in flight for it is stored; ``finish()`` then clears the
+/// A session on its way out. ``begin(_:operation:)`` closes its REST service and GraphQL client (a handler still
+/// holding the session gets a `closed` error: nothing sent, read or stored), then clears everything the library holds
+/// for it at once and synchronously (both stores' scopes detached, timestamps, cookies), so from the moment a session
+/// leaves the registry nothing of it is served and nothing in flight for it is stored; ``finish()`` then clears the
 /// application's own session parts, which may suspend.
 struct SessionEnd: Sendable {
     let session: CacheSession
@@ -26,6 +27,10 @@ struct SessionEnd: Sendable {
         let session = ending.session
         let factory = session.factory
         let parts = session.markEnded()
+        // Closed before the clears: a request that passed the closed check before this either stores under the
+        // generation the clear then bumps, or finds the service closed when it comes to store. Parts made after
+        // `markEnded()` are closed as they are made.
+        parts?.close()
         var run: ClearRun
         if let parts {
             run = parts.cacheManager.clearOwnParts(operation: operation, reason: ending.reason)
