@@ -100,16 +100,15 @@ struct TransportSuite: BenchSuite {
                     optionRow.values["cpu ÷ bare"] = optionRow.values["cpu µs/req"]! / bareRow.values["cpu µs/req"]!
                     optionRow.values["req/s ÷ bare"] = optionRow.values["req/s"]! / bareRow.values["req/s"]!
                 }
-                if let curlRow = rows.first(where: {
-                    $0.name.hasPrefix("CurlHTTPClient") && $0.name.hasSuffix("c=\(level)")
-                }) {
+                for curlRow in rows
+                where curlRow.name.hasPrefix("CurlHTTPClient") && curlRow.name.hasSuffix("c=\(level)") {
                     let cpu = curlRow.values["cpu µs/req"]! / optionRow.values["cpu µs/req"]!
                     let throughput = curlRow.values["req/s"]! / optionRow.values["req/s"]!
+                    let client = curlRow.name.replacingOccurrences(of: "c=\(level)", with: "")
+                        .trimmingCharacters(in: .whitespaces)
                     roundNotes.append(
-                        String(
-                            format:
-                                "c=%d CurlHTTPClient ÷ bare + client options (the wrapper's own cost): cpu %.2f, req/s %.2f",
-                            level, cpu, throughput))
+                        "c=\(level) \(client) ÷ bare + client options (the wrapper's own cost): "
+                            + String(format: "cpu %.2f, req/s %.2f", cpu, throughput))
                 }
                 rows.append(optionRow)
             }
