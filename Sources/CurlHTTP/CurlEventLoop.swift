@@ -202,21 +202,19 @@ final class CurlEventLoop: Sendable {
             curl_multi_remove_handle(multi.handle, transfer.easy)
             transfer.finish(.failed(error))
         }
-        let (pending, waiters) = state.withLock { state in
+        // One lock: `stop()` and `cancel()` see `isRunning` false exactly when their work can no longer be taken here,
+        // and from here on `enqueue` hands jobs to the global executor. Jobs already queued (among them those of tasks
+        // just failed with `shutdown`) go there too.
+        let (pending, waiters, jobs) = state.withLock { state in
+            state.isRunning = false
             defer {
                 state.submissions.removeAll()
                 state.onStopped.removeAll()
+                state.jobs.removeAll()
             }
-            return (state.submissions, state.onStopped)
+            return (state.submissions, state.onStopped, state.jobs)
         }
         for transfer in pending { transfer.finish(.failed(error)) }
-        // From here on `enqueue` hands jobs to the global executor; those already queued (among them the tasks just
-        // failed with `shutdown`) go there too.
-        let jobs = state.withLock { state in
-            state.isRunning = false
-            defer { state.jobs.removeAll() }
-            return state.jobs
-        }
         for job in jobs { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         easyHandles.drain()
         for waiter in waiters { waiter.resume() }
