@@ -72,6 +72,11 @@ def drop_tenant(call: ControlCall) -> Response:
     return json_response({"ok": True, "dropped": dropped})
 
 
+def release(call: ControlCall) -> Response:
+    call.tenant.release_held()
+    return json_response({"ok": True})
+
+
 def tenants(call: ControlCall) -> Response:
     return json_response({"tenants": call.registry.names()})
 
@@ -84,6 +89,7 @@ def _router() -> Router:
     router.add("GET", "/__control/latency", get_latency)
     router.add("POST", "/__control/latency", set_latency)
     router.add("DELETE", "/__control/latency", clear_latency)
+    router.add("POST", "/__control/release", release)
     router.add("GET", "/__control/faults", get_faults)
     router.add("POST", "/__control/faults", add_fault)
     router.add("DELETE", "/__control/faults", clear_faults)

@@ -109,6 +109,10 @@ class LatencyRules:
     A rule with ``"answerFirst": true`` computes the answer when the request arrives and waits before sending it:
     the answer reflects the state as it was then (an answer "that left before" a later change), as a slow
     network would deliver it.
+
+    A rule with ``"held": true`` waits until the tenant's held answers are released (``POST /__control/release``,
+    which also removes the held rules), ``ms`` at most: a test acts while the request is surely in flight, however
+    slowly the test itself runs, then lets the answer go.
     """
 
     rules: dict = field(default_factory=dict)
@@ -120,18 +124,26 @@ class LatencyRules:
         answer_first = spec.get("answerFirst", False)
         if not isinstance(answer_first, bool):
             raise RuleError("answerFirst must be a boolean")
+        held = spec.get("held", False)
+        if not isinstance(held, bool):
+            raise RuleError("held must be a boolean")
         selector = Selector.parse(spec)
         if ms == 0 and selector == Selector():
             self.rules.clear()
         elif ms == 0:
             self.rules.pop(selector, None)
         else:
-            self.rules[selector] = (ms, answer_first)
+            self.rules[selector] = (ms, answer_first, held)
+
+    def remove_held(self) -> None:
+        self.rules = {selector: rule for selector, rule in self.rules.items() if not rule[2]}
 
     def delay_for(self, method: str, path: str, operation: Optional[str]) -> tuple:
-        """The largest delay among the matching rules, in milliseconds, and whether its answer comes first."""
+        """The largest delay among the matching rules, in milliseconds, whether its answer comes first, and whether
+        it is held until released."""
         return max((rule for s, rule in self.rules.items() if s.matches(method, path, operation)),
-                   default=(0, False))
+                   default=(0, False, False))
 
     def to_json(self) -> list:
-        return [{**s.to_json(), "ms": ms, "answerFirst": first} for s, (ms, first) in self.rules.items()]
+        return [{**s.to_json(), "ms": ms, "answerFirst": first, "held": held}
+                for s, (ms, first, held) in self.rules.items()]

@@ -128,12 +128,14 @@ class BankRequestHandler(BaseHTTPRequestHandler):
         operation = graphql_http.operation_name(request) if request.path == "/graphql" else None
         tenant.record_request(request.method, request.path, operation, request.connection_id,
                               bearer_token(request))
-        delay, answer_first = tenant.delay_ms(request.method, request.path, operation)
+        delay, answer_first, held = tenant.delay_ms(request.method, request.path, operation)
         fault = tenant.take_fault(request.method, request.path, operation, reused=self.requests_on_connection > 1)
         if fault is not None and fault.type == "delay":
             delay, fault = delay + fault.ms, None
         early = self.answer(request, tenant) if answer_first and fault is None else None
-        if delay:
+        if delay and held:
+            tenant.wait_until_released(delay)
+        elif delay:
             time.sleep(delay / 1000)
         if fault is None:
             response = early if early is not None else self.answer(request, tenant)

@@ -46,6 +46,7 @@ class Tenant:
         self.counters = Counters()
         self.faults = []
         self.latency = LatencyRules()
+        self.released = threading.Event()
 
     def record_request(self, method: str, path: str, operation: Optional[str], connection_id: int,
                        token: Optional[str] = None) -> None:
@@ -104,9 +105,23 @@ class Tenant:
             return self.latency.to_json()
 
     def delay_ms(self, method: str, path: str, operation: Optional[str]) -> tuple:
-        """The delay in milliseconds for a request, and whether it is answered before waiting."""
+        """The delay in milliseconds for a request, whether it is answered before waiting, and whether it is held
+        until released."""
         with self.control_lock:
             return self.latency.delay_for(method, path, operation)
+
+    def wait_until_released(self, ms: int) -> None:
+        """Waits for the next ``release_held()``, ``ms`` at most."""
+        with self.control_lock:
+            released = self.released
+        released.wait(ms / 1000)
+
+    def release_held(self) -> None:
+        """Lets every held answer go and removes the held rules: later requests are answered at once."""
+        with self.control_lock:
+            self.latency.remove_held()
+            released, self.released = self.released, threading.Event()
+        released.set()
 
     def reset(self, counters_only: bool = False) -> None:
         """Back to the seed data with no counters, faults or latency (or only zero the counters)."""
@@ -118,6 +133,8 @@ class Tenant:
             if not counters_only:
                 self.faults.clear()
                 self.latency = LatencyRules()
+        if not counters_only:
+            self.release_held()
 
 
 class TenantRegistry:

@@ -297,6 +297,34 @@ def answer_first_latency_sends_the_state_at_arrival(c: Client):
 
 
 @check
+def held_latency_waits_for_the_release(c: Client):
+    c.control("POST", "latency", {"ms": 5000, "route": "GET /api/accounts/101/balance", "held": True})
+    expect(c.control("GET", "latency")[0]["held"] is True, "rule listed as held")
+    slow = Client(c.port, c.prefix[len("/t/"):])
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(slow.get("/api/accounts/101/balance", ALICE)))
+    started = time.monotonic()
+    reader.start()
+    deadline = time.monotonic() + 5
+    while c.control("GET", "counters")["routes"].get("GET /api/accounts/101/balance", 0) < 1:
+        expect(time.monotonic() < deadline, "the held read arrived")
+        time.sleep(0.01)
+    time.sleep(0.2)
+    expect(not answers, "still held")
+    c.control("POST", "release")
+    reader.join(timeout=5)
+    slow.close()
+    expect(answers and answers[0][0] == 200, f"answered once released: {answers}")
+    expect(time.monotonic() - started < 4, "released before its 5 s cap")
+    expect(c.control("GET", "latency") == [], "the release removed the held rule")
+    c.control("POST", "latency", {"ms": 300, "route": "GET /api/cards", "held": True})
+    started = time.monotonic()
+    expect(c.get("/api/cards", ALICE)[0] == 200 and time.monotonic() - started >= 0.29, "never released: the cap")
+    status, _, body, _ = c.call("POST", "/__control/latency", body={"ms": 1, "held": "yes"})
+    expect(status == 400 and body["code"] == "invalid_rule", "held must be a boolean")
+
+
+@check
 def status_malformed_and_operation_faults(c: Client):
     c.control("POST", "faults", {"route": "GET /api/cards", "count": 2,
                                  "fault": {"type": "status", "status": 503, "body": {"x": 1}}})

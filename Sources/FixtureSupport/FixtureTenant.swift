@@ -61,6 +61,22 @@ public struct FixtureTenant: Sendable {
         _ = try await control(.post, "/__control/latency", json: object)
     }
 
+    /// Holds every matching request's answer until ``releaseHeldAnswers()`` (10 s at most, scaled under the sanitizers):
+    /// a test acts while a call is surely in flight, however slowly the test itself runs, then lets the answer go. A
+    /// fixed latency instead races the test: under load, polling for the call's arrival can outlast it.
+    public func holdAnswers(route: String? = nil, operation: String? = nil) async throws {
+        var object: [String: Any] = ["ms": TestTiming.milliseconds(10_000), "held": true]
+        if let route { object["route"] = route }
+        if let operation { object["operation"] = operation }
+        _ = try await control(.post, "/__control/latency", json: object)
+    }
+
+    /// Lets every answer held by ``holdAnswers(route:operation:)`` go and removes the holds: later requests are
+    /// answered at once.
+    public func releaseHeldAnswers() async throws {
+        _ = try await control(.post, "/__control/release")
+    }
+
     private func control(
         _ method: CurlHTTPClient.Method,
         _ path: String,

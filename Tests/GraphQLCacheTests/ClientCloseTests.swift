@@ -55,7 +55,7 @@ struct ClientCloseTests {
     func queryInFlightAtCloseIsDeliveredNotStored() async throws {
         let harness = try await ClientHarness(
             "gqlcloseflight", transportConfiguration: CurlHTTPClient.Configuration(enableHTTP2: false))
-        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let alice = try harness.client(.alice)
         let bob = try harness.client(.bob)
         let aliceFlight = Task { await alice.fetch(query: AccountSummaryQuery()) }
@@ -63,6 +63,7 @@ struct ClientCloseTests {
         try await waitUntil { try await harness.count("AccountSummary") == 2 }
         alice.close()
 
+        try await harness.tenant.releaseHeldAnswers()
         let delivered = try await aliceFlight.value.value()
         #expect(delivered.source == .network)
         #expect(!delivered.wasStored)
@@ -75,12 +76,13 @@ struct ClientCloseTests {
     @Test("a mutation in flight at close is delivered but its result is not merged")
     func mutationInFlightAtCloseIsNotMerged() async throws {
         let harness = try await ClientHarness("gqlclosemutation")
-        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "MakePayment")
+        try await harness.tenant.holdAnswers(operation: "MakePayment")
         let client = try harness.client()
         let flight = Task { await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 1)) }
         try await waitUntil { try await harness.count("MakePayment") == 1 }
         client.close()
 
+        try await harness.tenant.releaseHeldAnswers()
         let delivered = try await flight.value.value()
         #expect(!delivered.wasStored)
         #expect(harness.store.recordCount(in: .session("alice")) == 0)
@@ -93,12 +95,13 @@ struct ClientCloseTests {
         _ = try await client.fetch(query: AccountSummaryQuery()).value()
         let firstFetch = try #require(client.queryTimestamps.first?.fetchedAt)
         harness.clock.advance(seconds: 10)
-        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
 
         let cached = await client.fetch(query: AccountSummaryQuery(), cachePolicy: .returnCacheDataAndFetch)
         #expect(try cached.value().source == .cache)
         try await waitUntil { try await harness.count("AccountSummary") == 2 }
         client.close()
+        try await harness.tenant.releaseHeldAnswers()
         await client.waitForBackgroundRefreshes()
 
         #expect(client.queryTimestamps.map(\.fetchedAt) == [firstFetch])

@@ -84,12 +84,13 @@ struct ClientDeduplicationTests {
     @Test("a clear during flight: the answer is delivered but not stored")
     func clearDuringFlight() async throws {
         let harness = try await ClientHarness("gqlinflightclear")
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let client = try harness.client()
         let inFlight = Task { await client.fetch(query: AccountSummaryQuery()) }
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
         let report = await client.cacheManager().clearCache(reason: .logout)
         #expect(report.target == .all)
+        try await harness.tenant.releaseHeldAnswers()
         let delivered = try await inFlight.value.value()
         #expect(delivered.source == .network)
         #expect(!delivered.wasStored)
@@ -101,12 +102,13 @@ struct ClientDeduplicationTests {
     @Test("an account clear during a mutation keeps the mutation's result out too")
     func accountClearDuringMutation() async throws {
         let harness = try await ClientHarness("gqlinflightmutation")
-        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "MakePayment")
+        try await harness.tenant.holdAnswers(operation: "MakePayment")
         let client = try harness.client()
         _ = try await client.fetch(query: AccountBalanceQuery(id: "102")).value()
         let payment = Task { await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 5)) }
         try await waitUntil { try await harness.count("MakePayment") == 1 }
         await client.cacheManager().clearCache(forAccountId: "101")
+        try await harness.tenant.releaseHeldAnswers()
         let result = try await payment.value.value()
         #expect(result.data.makePayment.account.balance == 2495)
         #expect(!result.wasStored)

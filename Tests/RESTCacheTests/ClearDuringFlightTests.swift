@@ -8,12 +8,13 @@ struct ClearDuringFlightTests {
     @Test("the answer is delivered but not stored: nothing is resurrected after the clear")
     func noWriteAfterClear() async throws {
         let harness = try await Harness("inflightclear")
-        try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
         let service = harness.service()
         let inFlight = Task { await service.performWithSource(with: AccountsRequest()) }
         try await waitForCount(harness, "GET /api/accounts", 1)
 
         CacheManager(store: harness.store, scope: .session("alice")).clearCache(reason: .logout)
+        try await harness.tenant.releaseHeldAnswers()
         let delivered = try await inFlight.value.value()
         #expect(delivered.source == .network)
         #expect(delivered.data.count == 2)
@@ -23,11 +24,12 @@ struct ClearDuringFlightTests {
     @Test("a domain clear during flight also keeps the late answer out")
     func domainClearDuringFlight() async throws {
         let harness = try await Harness("inflightdomain")
-        try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts/101/balance")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts/101/balance")
         let service = harness.service()
         let inFlight = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
         try await waitForCount(harness, "GET /api/accounts/101/balance", 1)
         CacheManager(store: harness.store, scope: .session("alice")).clearCache(domain: "balances")
+        try await harness.tenant.releaseHeldAnswers()
         _ = try await inFlight.value.value()
         #expect(harness.store.entryCount(in: .session("alice")) == 0)
     }

@@ -48,7 +48,7 @@ struct ServiceCloseTests {
     @Test("an answer in flight at close is delivered but not stored, while an open service stores its own")
     func inFlightAtCloseIsDeliveredNotStored() async throws {
         let harness = try await Harness("closeflight", transport: .init(enableHTTP2: false))
-        try await harness.tenant.setLatency(milliseconds: 1_000, route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
         let alice = harness.service(for: .alice)
         let bob = harness.service(for: .bob)
         let aliceFlight = Task { await alice.performWithSource(with: AccountsRequest()) }
@@ -56,6 +56,7 @@ struct ServiceCloseTests {
         try await waitForCount(harness, "GET /api/accounts", 2)
         alice.close()
 
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await aliceFlight.value.value().source == .network)
         #expect(try await bobFlight.value.value().source == .network)
         #expect(harness.store.entryCount(in: .session("alice")) == 0)
@@ -70,11 +71,12 @@ struct ServiceCloseTests {
         let request = BalanceRequest(accountId: "101", timeout: .seconds(60), cachePolicy: policy)
         _ = try await service.perform(with: request).value()
         harness.clock.advance(by: .seconds(90))
-        try await harness.tenant.setLatency(milliseconds: 1_000, route: balanceRoute)
+        try await harness.tenant.holdAnswers(route: balanceRoute)
 
         #expect(try await service.performWithSource(with: request).value().source == .staleCache)
         try await waitForCount(harness, balanceRoute, 2)
         service.close()
+        try await harness.tenant.releaseHeldAnswers()
         await service.waitForBackgroundRefreshes()
 
         let cache = CacheManager(store: harness.store, scope: .session("alice"))

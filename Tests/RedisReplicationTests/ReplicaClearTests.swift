@@ -180,7 +180,7 @@ struct ReplicaClearTests {
     @Test("an answer in flight on B that started before A's logout is not stored on B")
     func generationRuleAcrossReplicas() async throws {
         let fleet = try await ReplicaHarness("replinflight")
-        try await fleet.tenant.setLatency(milliseconds: 400, route: "GET /api/accounts")
+        try await fleet.tenant.holdAnswers(route: "GET /api/accounts")
         let aliceOnA = try fleet.session(fleet.a, .alice)
         let aliceOnB = try fleet.session(fleet.b, .alice)
         let inFlight = Task { await aliceOnB.rest.performWithSource(with: summary) }
@@ -189,6 +189,7 @@ struct ReplicaClearTests {
         await aliceOnA.cacheManager.clearAllCaches()
         try await fleet.waitUntilApplied(fleet.b, 1)
 
+        try await fleet.tenant.releaseHeldAnswers()
         #expect(try await inFlight.value.get().source == .network)
         #expect(aliceOnB.cacheManager.getCacheStatistics().rest.entryCount == 0)
         await fleet.shutdown()

@@ -61,11 +61,12 @@ struct ClearAllResilienceTests {
     @Test("logout while a GraphQL query is in flight: the answer arrives, nothing lands in the store")
     func logoutDuringGraphQLFlight() async throws {
         let harness = try await FacadeHarness("gqlinflight")
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let alice = harness.session(.alice)
         let inFlight = Task { await alice.graphQL.fetch(operation: summary) }
         try await waitUntil { try await harness.counters().operation("AccountSummary") == 1 }
         await alice.cacheManager.clearAllCaches()
+        try await harness.tenant.releaseHeldAnswers()
         #expect(await inFlight.value.isSuccess)
         #expect(alice.cacheManager.getCacheStatistics().graphQLRecords == 0)
         #expect(!(await alice.graphQL.fetch(operation: summary, cachePolicy: .returnCacheDataDontFetch)).isSuccess)

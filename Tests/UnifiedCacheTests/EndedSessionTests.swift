@@ -159,8 +159,8 @@ struct EndedSessionTests {
     @Test("a request in flight across the logout gets its answer, and nothing of it is stored")
     func inFlightAcrossLogoutIsDeliveredNotStored() async throws {
         let harness = try await FacadeHarness("endedinflight")
-        try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts")
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let alice = harness.session(.alice)
         let rest = Task { await alice.rest.performWithSource(with: accounts) }
         let graphQL = Task { await alice.graphQL.fetch(operation: summary) }
@@ -170,13 +170,11 @@ struct EndedSessionTests {
         }
         #expect(await harness.hub.endSession(id: "session-alice") != nil)
 
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await rest.value.get().source == .network)
         #expect(try await graphQL.value.get().source == .network)
         #expect(harness.hub.restStore.entryCount(in: alice.scope) == 0)
         #expect(harness.hub.graphQLStore.recordCount(in: alice.scope) == 0)
-
-        try await harness.tenant.setLatency(milliseconds: 0, route: "GET /api/accounts")
-        try await harness.tenant.setLatency(milliseconds: 0, operation: "AccountSummary")
         let again = harness.session(.alice)
         #expect(try await again.rest.performWithSource(with: accounts).get().source == .network)
         #expect(try await again.graphQL.fetch(operation: summary).get().source == .network)

@@ -45,11 +45,12 @@ struct HubSessionTests {
     @Test("logout while a request is in flight: the answer arrives, nothing lands in the cache")
     func logoutDuringFlight() async throws {
         let harness = try await FacadeHarness("hubinflight")
-        try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
         let alice = harness.session(.alice)
         let inFlight = Task { await alice.rest.performWithSource(with: accounts) }
         try await waitUntil { try await harness.counters().route("GET /api/accounts") == 1 }
         await alice.cacheManager.clearAllCaches()
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await inFlight.value.get().source == .network)
         #expect(alice.cacheManager.getCacheStatistics().rest.entryCount == 0)
     }

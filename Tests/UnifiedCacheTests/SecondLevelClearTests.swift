@@ -146,13 +146,14 @@ struct SecondLevelClearTests {
     func writeAfterClear() async throws {
         let harness = try await SecondLevelHarness("l2-generation")
         defer { Task { await harness.shutdown() } }
-        try await harness.tenant.setLatency(milliseconds: 400, route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
         let onA = harness.session(harness.a, .alice)
         let onB = harness.session(harness.b, .alice)
         let fetch = Task { try await onA.source(of: accounts) }
         try await waitUntil { harness.a.secondLevelStatistics?.store.answeredReads == 1 }  // A's read is done
 
         await onB.cacheManager.clearAllCaches()  // on B: moves the session's namespace on
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await fetch.value.source == .network)
         try await harness.waitForWrites(harness.a, 1)
 

@@ -44,12 +44,13 @@ struct SessionCredentialRefreshTests {
     @Test("a request in flight during a refresh finishes with the token it started with")
     func inFlightRequestKeepsItsToken() async throws {
         let harness = try await FacadeHarness("refreshflight")
-        try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
         let alice = VerifiedPrincipal("alice")
         let session = harness.hub.session(id: "s-1", principal: alice, credentials: .bearer("token-alice"))
         let inFlight = Task { await session.rest.performWithSource(with: accounts) }
         try await waitUntil { try await harness.counters().route("GET /api/accounts") == 1 }
         _ = harness.hub.session(id: "s-1", principal: alice, credentials: .bearer("token-alice-refreshed"))
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await inFlight.value.get().source == .network)
         #expect(try await harness.counters().tokens("GET /api/accounts") == ["token-alice": 1])
         #expect(try await session.rest.performWithSource(with: accounts).get().source == .cache)

@@ -71,8 +71,8 @@ struct SessionExpiryTests {
     @Test("an answer in flight when its session expires is delivered but not stored")
     func expiryDuringFlight() async throws {
         let harness = try await FacadeHarness("expiryflight", settings: try sessionSettings())
-        try await harness.tenant.setLatency(milliseconds: 300, route: "GET /api/accounts")
-        try await harness.tenant.setLatency(milliseconds: 300, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let alice = harness.session(.alice)
         let rest = Task { await alice.rest.performWithSource(with: accounts) }
         let graphQL = Task { await alice.graphQL.fetch(operation: summary) }
@@ -83,6 +83,7 @@ struct SessionExpiryTests {
         harness.clock.advance(seconds: 61)
         #expect(await harness.hub.expireIdleSessions() == 1)
 
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await rest.value.get().source == .network)
         #expect(try await graphQL.value.get().source == .network)
         #expect(harness.hub.restStore.entryCount(in: alice.scope) == 0)
