@@ -67,7 +67,7 @@ struct ClientDeduplicationTests {
     @Test("one waiter cancelling leaves the others and the upstream call alone")
     func cancellingOneWaiter() async throws {
         let harness = try await ClientHarness("gqldedupcancel")
-        try await harness.tenant.setLatency(milliseconds: 500, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let client = try harness.client()
         let leader = Task { await client.fetch(query: AccountSummaryQuery()) }
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
@@ -76,6 +76,7 @@ struct ClientDeduplicationTests {
         try await waitUntil { client.statistics().misses == 3 }
         quitter.cancel()
         #expect(await quitter.value.failure?.code == .cancelled)
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await leader.value.value().wasStored)
         #expect(try await stayer.value.value().data.accounts.count == 2)
         #expect(try await harness.count("AccountSummary") == 1)

@@ -49,7 +49,7 @@ struct DeduplicationTests {
     @Test("one waiter cancelling does not cancel the others or the upstream call")
     func cancellingOneWaiter() async throws {
         let harness = try await Harness("dedupcancel")
-        try await harness.tenant.setLatency(milliseconds: 2_000, route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
         let service = harness.service()
         let leader = Task { await service.perform(with: AccountsRequest()) }
         try await waitForCount(harness, "GET /api/accounts", 1)
@@ -63,6 +63,7 @@ struct DeduplicationTests {
             Issue.record("the cancelled waiter should fail with .cancelled")
             return
         }
+        try await harness.tenant.releaseHeldAnswers()
         #expect(try await leader.value.value().count == 2)
         #expect(try await stayer.value.value().count == 2)
         #expect(try await harness.counters().route("GET /api/accounts") == 1)
