@@ -68,7 +68,8 @@ struct PolicyTests {
         _ = try await service.perform(with: balance(policy)).value()
         harness.clock.advance(by: .seconds(90))  // 30 s past the 60 s timeout: stale, within grace
 
-        try await harness.tenant.setLatency(milliseconds: 300, route: route)
+        // The refresh stays in flight while the ten reads are served.
+        try await harness.tenant.holdAnswers(route: route)
         let reads = try await withThrowingTaskGroup(of: ResponseSource.self) { group in
             for _ in 0..<10 {
                 group.addTask { try await service.performWithSource(with: balance(policy)).value().source }
@@ -76,6 +77,7 @@ struct PolicyTests {
             return try await group.reduce(into: [ResponseSource]()) { $0.append($1) }
         }
         #expect(reads.allSatisfy { $0 == .staleCache })
+        try await harness.tenant.releaseHeldAnswers()
         await service.waitForBackgroundRefreshes()
         #expect(try await harness.counters().route(route) == 2)
         #expect(try await service.performWithSource(with: balance(policy)).value().source == .cache)
