@@ -271,18 +271,25 @@ def revalidation_answers_304_with_new_caching_headers(c: Client):
     expect(c.get("/api/revalidation?max_age=x")[0] == 400, "bad seconds rejected")
 
 
+def start_slow_read(c: Client, path: str):
+    """GETs `path` as alice on a connection and thread of its own; returns once the server has counted the request.
+    The answer lands in the returned list when it comes."""
+    slow = Client(c.port, c.prefix[len("/t/"):])
+    answers = []
+    reader = threading.Thread(target=lambda: answers.append(slow.get(path, ALICE)))
+    reader.start()
+    deadline = time.monotonic() + 5
+    while c.control("GET", "counters")["routes"].get(f"GET {path}", 0) < 1:
+        expect(time.monotonic() < deadline, f"the slow read of {path} arrived")
+        time.sleep(0.01)
+    return slow, reader, answers
+
+
 @check
 def answer_first_latency_sends_the_state_at_arrival(c: Client):
     c.control("POST", "latency", {"ms": 400, "route": "GET /api/accounts/101/balance", "answerFirst": True})
     expect(c.control("GET", "latency")[0]["answerFirst"] is True, "rule listed with answerFirst")
-    slow = Client(c.port, c.prefix[len("/t/"):])
-    answers = []
-    reader = threading.Thread(target=lambda: answers.append(slow.get("/api/accounts/101/balance", ALICE)))
-    reader.start()
-    deadline = time.monotonic() + 5
-    while c.control("GET", "counters")["routes"].get("GET /api/accounts/101/balance", 0) < 1:
-        expect(time.monotonic() < deadline, "the slow read arrived")
-        time.sleep(0.01)
+    slow, reader, answers = start_slow_read(c, "/api/accounts/101/balance")
     time.sleep(0.05)  # the slow read has computed its answer (it does so on arrival, before waiting)
     payment = {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 100}
     started = time.monotonic()
@@ -300,15 +307,8 @@ def answer_first_latency_sends_the_state_at_arrival(c: Client):
 def held_latency_waits_for_the_release(c: Client):
     c.control("POST", "latency", {"ms": 5000, "route": "GET /api/accounts/101/balance", "held": True})
     expect(c.control("GET", "latency")[0]["held"] is True, "rule listed as held")
-    slow = Client(c.port, c.prefix[len("/t/"):])
-    answers = []
-    reader = threading.Thread(target=lambda: answers.append(slow.get("/api/accounts/101/balance", ALICE)))
     started = time.monotonic()
-    reader.start()
-    deadline = time.monotonic() + 5
-    while c.control("GET", "counters")["routes"].get("GET /api/accounts/101/balance", 0) < 1:
-        expect(time.monotonic() < deadline, "the held read arrived")
-        time.sleep(0.01)
+    slow, reader, answers = start_slow_read(c, "/api/accounts/101/balance")
     time.sleep(0.2)
     expect(not answers, "still held")
     c.control("POST", "release")

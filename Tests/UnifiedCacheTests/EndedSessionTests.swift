@@ -159,20 +159,13 @@ struct EndedSessionTests {
     @Test("a request in flight across the logout gets its answer, and nothing of it is stored")
     func inFlightAcrossLogoutIsDeliveredNotStored() async throws {
         let harness = try await FacadeHarness("endedinflight")
-        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
-        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let alice = harness.session(.alice)
-        let rest = Task { await alice.rest.performWithSource(with: accounts) }
-        let graphQL = Task { await alice.graphQL.fetch(operation: summary) }
-        try await waitUntil {
-            let counters = try await harness.counters()
-            return counters.route("GET /api/accounts") == 1 && counters.operation("AccountSummary") == 1
-        }
+        let reads = try await HeldReads(of: alice, in: harness)
         #expect(await harness.hub.endSession(id: "session-alice") != nil)
 
         try await harness.tenant.releaseHeldAnswers()
-        #expect(try await rest.value.get().source == .network)
-        #expect(try await graphQL.value.get().source == .network)
+        #expect(try await reads.rest.value.get().source == .network)
+        #expect(try await reads.graphQL.value.get().source == .network)
         #expect(harness.hub.restStore.entryCount(in: alice.scope) == 0)
         #expect(harness.hub.graphQLStore.recordCount(in: alice.scope) == 0)
         let again = harness.session(.alice)

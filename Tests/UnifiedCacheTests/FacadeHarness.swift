@@ -73,3 +73,26 @@ struct CachedGET: RequestType {
             key: key, timeout: .seconds(600), isUpliftedCache: isUplifted, domains: domains, accountIds: accounts)
     }
 }
+
+/// A session's REST read and GraphQL query, both in flight with their answers held by the fixture: what a test ends a
+/// session (or clears it) around, then releases with `tenant.releaseHeldAnswers()`.
+struct HeldReads {
+    static let accounts = CachedGET(path: "/api/accounts", key: "accountSummary.list")
+    static let summary = UntypedGraphQLOperation(
+        document: "query AccountSummary { accounts { id name } }", operationName: "AccountSummary")
+
+    let rest: Task<Result<DataWithSource<AnyJSON>, API<CachedGET.ErrorBody>>, Never>
+    let graphQL: Task<Result<GraphQLResult<GraphQLJSONObject>, GraphQLCacheError>, Never>
+
+    /// Starts both reads of `session` and returns once the fixture has received both.
+    init(of session: CacheSession, in harness: FacadeHarness) async throws {
+        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
+        rest = Task { await session.rest.performWithSource(with: Self.accounts) }
+        graphQL = Task { await session.graphQL.fetch(operation: Self.summary) }
+        try await waitUntil {
+            let counters = try await harness.counters()
+            return counters.route("GET /api/accounts") == 1 && counters.operation("AccountSummary") == 1
+        }
+    }
+}

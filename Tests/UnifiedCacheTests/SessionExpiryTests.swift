@@ -71,21 +71,14 @@ struct SessionExpiryTests {
     @Test("an answer in flight when its session expires is delivered but not stored")
     func expiryDuringFlight() async throws {
         let harness = try await FacadeHarness("expiryflight", settings: try sessionSettings())
-        try await harness.tenant.holdAnswers(route: "GET /api/accounts")
-        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let alice = harness.session(.alice)
-        let rest = Task { await alice.rest.performWithSource(with: accounts) }
-        let graphQL = Task { await alice.graphQL.fetch(operation: summary) }
-        try await waitUntil {
-            let counters = try await harness.counters()
-            return counters.route("GET /api/accounts") == 1 && counters.operation("AccountSummary") == 1
-        }
+        let reads = try await HeldReads(of: alice, in: harness)
         harness.clock.advance(seconds: 61)
         #expect(await harness.hub.expireIdleSessions() == 1)
 
         try await harness.tenant.releaseHeldAnswers()
-        #expect(try await rest.value.get().source == .network)
-        #expect(try await graphQL.value.get().source == .network)
+        #expect(try await reads.rest.value.get().source == .network)
+        #expect(try await reads.graphQL.value.get().source == .network)
         #expect(harness.hub.restStore.entryCount(in: alice.scope) == 0)
         #expect(harness.hub.graphQLStore.recordCount(in: alice.scope) == 0)
     }
