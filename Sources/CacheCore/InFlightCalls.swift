@@ -57,6 +57,12 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         return flight.state.withLock { $0.waiters.count }
     }
 
+    /// How many callers wait for all joinable calls together.
+    public var waiterCount: Int {
+        let flights = flights.withLock { Array($0.values) }
+        return flights.reduce(0) { total, flight in total + flight.state.withLock { $0.waiters.count } }
+    }
+
     /// How quickly waiters were handed their leader's value.
     public var releaseStatistics: InFlightReleaseStatistics {
         releases.withLock { $0 }

@@ -8,18 +8,26 @@ struct ClientDeduplicationTests {
     @Test("50 concurrent identical queries make one upstream call and all get the answer")
     func concurrentIdenticalQueries() async throws {
         let harness = try await ClientHarness("gqldedup")
-        try await harness.tenant.setLatency(milliseconds: 200, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let client = try harness.client()
-        let answers = await withTaskGroup(of: [String]?.self) { group in
-            for _ in 0..<50 {
-                group.addTask { try? await client.fetch(query: AccountSummaryQuery()).get().data.accounts.map(\.id) }
+        let group = Task {
+            await withTaskGroup(of: [String]?.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        try? await client.fetch(query: AccountSummaryQuery()).get().data.accounts.map(\.id)
+                    }
+                }
+                var all: [[String]?] = []
+                for await answer in group {
+                    all.append(answer)
+                }
+                return all
             }
-            var all: [[String]?] = []
-            for await answer in group {
-                all.append(answer)
-            }
-            return all
         }
+        // Every query waits on the one call in flight before its answer goes.
+        try await waitUntil { client.inFlightWaiterCount == 50 }
+        try await harness.tenant.releaseHeldAnswers()
+        let answers = await group.value
         #expect(answers.count == 50)
         #expect(answers.allSatisfy { $0 == ["101", "102"] })
         #expect(try await harness.count("AccountSummary") == 1)
@@ -45,19 +53,24 @@ struct ClientDeduplicationTests {
     @Test("an upstream error is shared by every waiter, and the next call retries")
     func errorsAreShared() async throws {
         let harness = try await ClientHarness("gqldeduperr")
-        try await harness.tenant.setLatency(milliseconds: 200, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         try await harness.tenant.inject(.status(502), operation: "AccountSummary")
         let client = try harness.client()
-        let codes = await withTaskGroup(of: GraphQLCacheError.Code?.self) { group in
-            for _ in 0..<10 {
-                group.addTask { await client.fetch(query: AccountSummaryQuery()).failure?.code }
+        let group = Task {
+            await withTaskGroup(of: GraphQLCacheError.Code?.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { await client.fetch(query: AccountSummaryQuery()).failure?.code }
+                }
+                var all: [GraphQLCacheError.Code?] = []
+                for await code in group {
+                    all.append(code)
+                }
+                return all
             }
-            var all: [GraphQLCacheError.Code?] = []
-            for await code in group {
-                all.append(code)
-            }
-            return all
         }
+        try await waitUntil { client.inFlightWaiterCount == 10 }
+        try await harness.tenant.releaseHeldAnswers()
+        let codes = await group.value
         #expect(codes.allSatisfy { $0 == .httpStatus })
         #expect(try await harness.count("AccountSummary") == 1)
         try await harness.tenant.setLatency(milliseconds: 0)
@@ -73,7 +86,7 @@ struct ClientDeduplicationTests {
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
         let quitter = Task { await client.fetch(query: AccountSummaryQuery()) }
         let stayer = Task { await client.fetch(query: AccountSummaryQuery()) }
-        try await waitUntil { client.statistics().misses == 3 }
+        try await waitUntil { client.inFlightWaiterCount == 3 }
         quitter.cancel()
         #expect(await quitter.value.failure?.code == .cancelled)
         try await harness.tenant.releaseHeldAnswers()

@@ -256,6 +256,12 @@ public final class GraphQLClient: Sendable {
         flights.count
     }
 
+    /// Callers waiting for those calls now, the caller that started each included: how many answers the calls in
+    /// flight will hand out.
+    public var inFlightWaiterCount: Int {
+        flights.waiterCount
+    }
+
     /// The session's counters: reads (hits, stale hits, misses), stores, upstream calls and joins.
     public func statistics() -> CacheStatistics {
         store.statistics(for: scope)
