@@ -24,10 +24,5 @@ function request()
   return wrk.format("GET", "/dashboard", headers)
 end
 
-function done(summary, latency, requests)
-  local errors = summary.errors
-  local failed = errors.connect + errors.read + errors.write + errors.timeout + errors.status
-  io.write(string.format("BENCH requests=%d rps=%.0f p50_ms=%.2f p99_ms=%.2f errors=%d\n",
-    summary.requests, summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, failed))
-end
+-- The BENCH line, shared with the other run's script (next to this one).
+dofile((debug.getinfo(1, "S").source:sub(2):match("(.*/)") or "") .. "bff-report.lua")

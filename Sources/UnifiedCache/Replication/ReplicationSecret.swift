@@ -26,12 +26,7 @@ public struct ReplicationSecret: Sendable {
     ///
     /// - Throws: `.invalidSettings` when the secret is shorter than 16 bytes.
     public init(_ secret: [UInt8]) throws(UnifiedCacheError) {
-        guard secret.count >= 16 else {
-            throw UnifiedCacheError(
-                code: .invalidSettings,
-                message: "The replication secret must be at least 16 bytes long (got \(secret.count)).")
-        }
-        let master = HMACSHA256(key: secret)
+        let master = try HMACSHA256(sharedSecret: secret, name: "replication")
         encryption = master.derivedKey("ucache replication encryption v1")
         authentication = master.derivedKey("ucache replication authentication v1")
         session = master.derivedKey("ucache replication session v1")

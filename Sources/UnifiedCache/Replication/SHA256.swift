@@ -134,13 +134,24 @@ struct HMACSHA256 {
         HMACSHA256(key: key).authenticationCode(for: message)
     }
 
-    /// The code of `message` under this value's key; the value stays usable.
+    /// The master key of a fleet's shared secret (the replication or the second-level one), which must be at least
+    /// 16 bytes; `name` says which secret in the error.
+    init(sharedSecret secret: [UInt8], name: String) throws(UnifiedCacheError) {
+        guard secret.count >= 16 else {
+            throw UnifiedCacheError(
+                code: .invalidSettings,
+                message: "The \(name) secret must be at least 16 bytes long (got \(secret.count)).")
+        }
+        self.init(key: secret)
+    }
+
     /// A key of its own for one purpose, derived from this (master) key and the purpose's label, so keys of
     /// different purposes never coincide though they come from one shared secret.
     func derivedKey(_ label: String) -> HMACSHA256 {
         HMACSHA256(key: authenticationCode(for: Array(label.utf8)))
     }
 
+    /// The code of `message` under this value's key; the value stays usable.
     func authenticationCode(for message: some Sequence<UInt8>) -> [UInt8] {
         var copy = self
         copy.update(message)

@@ -28,11 +28,8 @@ enum SecondLevelEntryCodec {
     static func encode(_ entry: GraphQLSecondLevelEntry) -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.reserveCapacity(entry.data.count + 32)
-        writer.append(magic)
-        writer.append(version)
-        writer.append(graphQLKind)
-        writer.append(entry.storedAt.timeIntervalSince1970)
-        writer.append(optional: entry.expiresAt?.timeIntervalSince1970)
+        writer.appendPrefix(kind: graphQLKind)
+        writer.append(storedAt: entry.storedAt, expiresAt: entry.expiresAt)
         writer.append(UInt32(clamping: entry.data.count))
         writer.append(entry.data)
         return writer.bytes
@@ -41,32 +38,18 @@ enum SecondLevelEntryCodec {
     /// The GraphQL entry, or nil when the bytes are not a complete one of this version.
     static func decodeGraphQL(_ bytes: [UInt8]) -> GraphQLSecondLevelEntry? {
         var reader = ByteReader(bytes)
-        guard reader.bytes(magic.count) == magic[...], reader.byte() == version, reader.byte() == graphQLKind,
-            let storedAt = reader.double(), storedAt.isFinite, let hasExpiry = reader.byte()
+        guard reader.hasPrefix(kind: graphQLKind), let (storedAt, expiresAt) = reader.times(),
+            let length = reader.uint32(), let data = reader.bytes(Int(length)), reader.isAtEnd
         else { return nil }
-        var expiresAt: Double?
-        switch hasExpiry {
-        case 0: break
-        case 1:
-            guard let expiry = reader.double(), expiry.isFinite else { return nil }
-            expiresAt = expiry
-        default: return nil
-        }
-        guard let length = reader.uint32(), let data = reader.bytes(Int(length)), reader.isAtEnd else { return nil }
-        return GraphQLSecondLevelEntry(
-            data: Array(data), storedAt: Date(timeIntervalSince1970: storedAt),
-            expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)))
+        return GraphQLSecondLevelEntry(data: Array(data), storedAt: storedAt, expiresAt: expiresAt)
     }
 
     static func encode(_ entry: RESTSecondLevelEntry) -> [UInt8] {
         var writer = ByteWriter()
         writer.bytes.reserveCapacity(entry.body.count + 128)
-        writer.append(magic)
-        writer.append(version)
-        writer.append(restKind)
+        writer.appendPrefix(kind: restKind)
         writer.append(UInt16(clamping: entry.status))
-        writer.append(entry.storedAt.timeIntervalSince1970)
-        writer.append(optional: entry.expiresAt?.timeIntervalSince1970)
+        writer.append(storedAt: entry.storedAt, expiresAt: entry.expiresAt)
         switch entry.metadata.timeout {
         case .seconds(let seconds):
             writer.append(UInt8(1))
@@ -88,17 +71,8 @@ enum SecondLevelEntryCodec {
     /// The entry, or nil when the bytes are not a complete entry of this version.
     static func decode(_ bytes: [UInt8]) -> RESTSecondLevelEntry? {
         var reader = ByteReader(bytes)
-        guard reader.bytes(magic.count) == magic[...], reader.byte() == version, reader.byte() == restKind,
-            let status = reader.uint16(), let storedAt = reader.double(), let hasExpiry = reader.byte()
+        guard reader.hasPrefix(kind: restKind), let status = reader.uint16(), let (storedAt, expiresAt) = reader.times()
         else { return nil }
-        var expiresAt: Double?
-        switch hasExpiry {
-        case 0: break
-        case 1:
-            guard let expiry = reader.double() else { return nil }
-            expiresAt = expiry
-        default: return nil
-        }
         let timeout: Timeout
         switch reader.byte() {
         case 0: timeout = .never
@@ -110,22 +84,34 @@ enum SecondLevelEntryCodec {
         guard let uplifted = reader.byte(), uplifted <= 1, let etag = reader.optionalString(),
             let lastModified = reader.optionalString(), let domains = reader.list(), let accounts = reader.list(),
             let entityKeys = reader.list(), let tags = reader.list(), let bodyLength = reader.uint32(),
-            let body = reader.bytes(Int(bodyLength)), reader.isAtEnd, storedAt.isFinite,
-            expiresAt?.isFinite ?? true
+            let body = reader.bytes(Int(bodyLength)), reader.isAtEnd
         else { return nil }
         let metadata = CacheEntryMetadata(
             timeout: timeout, domains: Set(domains), accounts: Set(accounts), isUplifted: uplifted == 1,
             validators: CacheValidators(etag: etag, lastModified: lastModified), entityKeys: Set(entityKeys),
             tags: Set(tags))
         return RESTSecondLevelEntry(
-            status: Int(status), body: Data(body), storedAt: Date(timeIntervalSince1970: storedAt),
-            expiresAt: expiresAt.map(Date.init(timeIntervalSince1970:)), metadata: metadata)
+            status: Int(status), body: Data(body), storedAt: storedAt, expiresAt: expiresAt, metadata: metadata)
     }
 }
 
 /// Appends big-endian fields.
 struct ByteWriter {
     var bytes: [UInt8] = []
+
+    /// Magic, version and the entry's kind: what every value starts with.
+    mutating func appendPrefix(kind: UInt8) {
+        append(SecondLevelEntryCodec.magic)
+        append(SecondLevelEntryCodec.version)
+        append(kind)
+    }
+
+    /// When the entry was stored and when it expires (wall clock, seconds since 1970; the expiry behind a presence
+    /// byte).
+    mutating func append(storedAt: Date, expiresAt: Date?) {
+        append(storedAt.timeIntervalSince1970)
+        append(optional: expiresAt?.timeIntervalSince1970)
+    }
 
     mutating func append(_ value: UInt8) { bytes.append(value) }
     mutating func append(_ values: [UInt8]) { bytes.append(contentsOf: values) }
@@ -165,6 +151,27 @@ struct ByteReader {
     init(_ bytes: [UInt8]) { storage = bytes }
 
     var isAtEnd: Bool { offset == storage.count }
+
+    /// Whether the value starts with the magic, this version and `kind`.
+    mutating func hasPrefix(kind: UInt8) -> Bool {
+        bytes(SecondLevelEntryCodec.magic.count) == SecondLevelEntryCodec.magic[...]
+            && byte() == SecondLevelEntryCodec.version && byte() == kind
+    }
+
+    /// Stored-at and the optional expires-at written by `ByteWriter.append(storedAt:expiresAt:)`; nil when either
+    /// is missing or not finite.
+    mutating func times() -> (storedAt: Date, expiresAt: Date?)? {
+        guard let storedAt = double(), storedAt.isFinite else { return nil }
+        switch byte() {
+        case 0:
+            return (Date(timeIntervalSince1970: storedAt), nil)
+        case 1:
+            guard let expiry = double(), expiry.isFinite else { return nil }
+            return (Date(timeIntervalSince1970: storedAt), Date(timeIntervalSince1970: expiry))
+        default:
+            return nil
+        }
+    }
 
     mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
         guard count >= 0, storage.count - offset >= count else { return nil }

@@ -15,12 +15,7 @@ public struct SecondLevelSecret: Sendable {
     ///
     /// - Throws: `.invalidSettings` when the secret is shorter than 16 bytes.
     public init(_ secret: [UInt8]) throws(UnifiedCacheError) {
-        guard secret.count >= 16 else {
-            throw UnifiedCacheError(
-                code: .invalidSettings,
-                message: "The second-level secret must be at least 16 bytes long (got \(secret.count)).")
-        }
-        let master = HMACSHA256(key: secret)
+        let master = try HMACSHA256(sharedSecret: secret, name: "second-level")
         names = master.derivedKey("ucache second level names v1")
     }
 
