@@ -236,7 +236,8 @@ struct MultiHandle: @unchecked Sendable {
 
 /// The transfers currently on the multi handle, keyed by easy handle. Owned by the loop thread.
 final class RunningTransfers {
-    private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// Unchecked: one thread, and no access overlaps another, so the run-time exclusivity check could never fire.
+    @exclusivity(unchecked) private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
 
     func insert(_ transfer: Transfer) { byHandle[transfer.easy] = transfer }
     /// Removes this very transfer; a recycled handle may already serve a newer one.

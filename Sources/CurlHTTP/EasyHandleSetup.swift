@@ -11,60 +11,59 @@ enum EasyHandleSetup {
         let handle = transfer.handle
         let easy = handle.easy
         let request = transfer.request
-        var failure = CURLE_OK
-        func check(_ code: CURLcode) { if code != CURLE_OK, failure == CURLE_OK { failure = code } }
+        var status = OptionStatus()
 
         if !handle.hasSharedOptions {
-            setSharedOptions(of: handle, configuration: configuration, check: check)
-            handle.hasSharedOptions = failure == CURLE_OK
+            setSharedOptions(of: handle, configuration: configuration, status: &status)
+            handle.hasSharedOptions = status.failure == CURLE_OK
         }
-        undoRequestOptions(of: handle, configuration: configuration, check: check)
+        undoRequestOptions(of: handle, configuration: configuration, status: &status)
         handle.errorBuffer[0] = 0
         handle.headerBytes.removeAll(keepingCapacity: true)
 
         // withCString, not the implicit String-to-pointer conversion, which copies the string into a new array.
-        check(request.url.withCString { ucc_easy_setopt_string(easy, CURLOPT_URL, $0) })
+        status.check(request.url.withCString { ucc_easy_setopt_string(easy, CURLOPT_URL, $0) })
         let userData = Unmanaged.passUnretained(transfer).toOpaque()
-        check(ucc_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userData))
-        check(ucc_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userData))
+        status.check(ucc_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, userData))
+        status.check(ucc_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, userData))
         if handle.hasPrerequestCallback {
-            check(ucc_easy_setopt_prereq_data(easy, userData))
+            status.check(ucc_easy_setopt_prereq_data(easy, userData))
         } else if !request.allowsAutomaticRetry {
             // libcurl before 7.80 has no pre-request callback: libcurl only resends on a reused connection,
             // so a non-idempotent request gets a new one.
-            check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
             handle.requestOptions.insert(.freshConnect)
         }
 
         let total = request.timeout ?? configuration.totalTimeout
-        check(ucc_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, total.roundedUpMilliseconds))
+        status.check(ucc_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, total.roundedUpMilliseconds))
         if configuration.enableHTTP2 {
             // Waiting for a connection to multiplex on pays only where HTTP/2 can be negotiated (TLS); over plain
             // HTTP it would queue concurrent requests behind one HTTP/1.1 connection (head-of-line blocking).
-            check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS(request.url) ? 1 : 0))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS(request.url) ? 1 : 0))
         }
         if let jar = request.cookieJar {
             // The share must be attached before the cookie engine is switched on, or the handle
             // would start a private cookie store of its own.
-            check(ucc_easy_setopt_share(easy, jar.share.handle))
-            check(ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, ""))
+            status.check(ucc_easy_setopt_share(easy, jar.share.handle))
+            status.check(ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, ""))
             handle.requestOptions.insert(.cookieJar)
         }
 
-        configureMethodAndBody(transfer, check: check)
+        configureMethodAndBody(transfer, status: &status)
         if request.headers.count == 0 {
-            check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, handle.defaultHeaderList))
+            status.check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, handle.defaultHeaderList))
         } else {
             transfer.headerList = headerList(for: request.headers, configuration: configuration)
-            check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList))
+            status.check(ucc_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList))
         }
 
-        if failure != CURLE_OK {
+        if status.failure != CURLE_OK {
             throw CurlHTTPError(
                 .other,
                 "libcurl refused an option of the request.",
-                curlCode: Int(failure.rawValue),
-                curlMessage: String(cString: curl_easy_strerror(failure))
+                curlCode: Int(status.failure.rawValue),
+                curlMessage: String(cString: curl_easy_strerror(status.failure))
             )
         }
     }
@@ -73,37 +72,39 @@ enum EasyHandleSetup {
     private static func setSharedOptions(
         of handle: PooledEasyHandle,
         configuration: CurlHTTPClient.Configuration,
-        check: (CURLcode) -> Void
+        status: inout OptionStatus
     ) {
         let easy = handle.easy
-        check(ucc_easy_restrict_to_http(easy))
-        check(ucc_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
-        check(ucc_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer))
-        check(ucc_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, TransferCallbacks.body))
-        check(ucc_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, TransferCallbacks.header))
+        status.check(ucc_easy_restrict_to_http(easy))
+        status.check(ucc_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        status.check(ucc_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, handle.errorBuffer))
+        status.check(ucc_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, TransferCallbacks.body))
+        status.check(ucc_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, TransferCallbacks.header))
         // Installed without user data (the callback then refuses every attempt); each request sets its transfer.
         handle.hasPrerequestCallback = ucc_easy_setopt_prereq(easy, TransferCallbacks.beforeAttempt, nil) == CURLE_OK
 
-        check(ucc_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.roundedUpMilliseconds))
-        check(ucc_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maximumResponseSize)))
+        status.check(
+            ucc_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.roundedUpMilliseconds))
+        status.check(
+            ucc_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maximumResponseSize)))
 
         switch configuration.redirectPolicy {
         case .never:
-            check(ucc_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         case .follow(let maximum):
-            check(ucc_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
-            check(ucc_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, maximum)))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, maximum)))
         }
 
-        check(ucc_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, configuration.tls.verifyPeer ? 1 : 0))
-        check(ucc_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, configuration.tls.verifyPeer ? 2 : 0))
+        status.check(ucc_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, configuration.tls.verifyPeer ? 1 : 0))
+        status.check(ucc_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, configuration.tls.verifyPeer ? 2 : 0))
         if let caBundle = configuration.tls.caBundlePath {
-            check(ucc_easy_setopt_string(easy, CURLOPT_CAINFO, caBundle))
+            status.check(ucc_easy_setopt_string(easy, CURLOPT_CAINFO, caBundle))
         }
         let version = configuration.enableHTTP2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1
-        check(ucc_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
+        status.check(ucc_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, version))
         if configuration.acceptCompressedResponses {
-            check(ucc_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
+            status.check(ucc_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))
         }
         if handle.defaultHeaderList == nil {
             handle.defaultHeaderList = headerList(for: [:], configuration: configuration)
@@ -114,31 +115,31 @@ enum EasyHandleSetup {
     private static func undoRequestOptions(
         of handle: PooledEasyHandle,
         configuration: CurlHTTPClient.Configuration,
-        check: (CURLcode) -> Void
+        status: inout OptionStatus
     ) {
         let easy = handle.easy
         let options = handle.requestOptions
         guard !options.isEmpty else { return }
         if options.contains(.customMethod) {
-            check(ucc_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil))
+            status.check(ucc_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, nil))
         }
         if options.contains(.body) {
             // Frees the copied body; CURLOPT_HTTPGET below turns the method back from POST.
-            check(ucc_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, nil))
-            check(ucc_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, -1))
+            status.check(ucc_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, nil))
+            status.check(ucc_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, -1))
         }
         if options.contains(.body) || options.contains(.noBody) {
-            check(ucc_easy_setopt_long(easy, CURLOPT_NOBODY, 0))
-            check(ucc_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_NOBODY, 0))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
         }
         if options.contains(.freshConnect) {
-            check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 0))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 0))
         }
         // `.cookieJar` is undone when the transfer ends (EasyHandlePool.recycle), as the jar may go away.
         handle.requestOptions = options.intersection(.cookieJar)
     }
 
-    private static func configureMethodAndBody(_ transfer: Transfer, check: (CURLcode) -> Void) {
+    private static func configureMethodAndBody(_ transfer: Transfer, status: inout OptionStatus) {
         let handle = transfer.handle
         let easy = handle.easy
         let request = transfer.request
@@ -146,27 +147,28 @@ enum EasyHandleSetup {
         case .get where request.body == nil:
             return  // the handle's method is GET: set so by default and by `undoRequestOptions`
         case .head:
-            check(ucc_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
             handle.requestOptions.insert(.noBody)
             return
         case .post:
-            check(ucc_easy_setopt_long(easy, CURLOPT_POST, 1))
+            status.check(ucc_easy_setopt_long(easy, CURLOPT_POST, 1))
             handle.requestOptions.insert(.body)
         default:
-            check(ucc_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
+            status.check(ucc_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
             handle.requestOptions.insert(.customMethod)
         }
         guard request.method == .post || request.body != nil else { return }
         handle.requestOptions.insert(.body)
         let body = request.body ?? Data()
-        check(ucc_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+        status.check(ucc_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
         // COPYPOSTFIELDS copies the bytes now: libcurl never points into Swift-owned memory.
         body.withUnsafeBytes { bytes in
             if let pointer = bytes.baseAddress {
-                check(ucc_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer)))
+                status.check(
+                    ucc_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer)))
             } else {
                 "".withCString { empty in
-                    check(
+                    status.check(
                         ucc_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: empty)))
                 }
             }
@@ -194,6 +196,16 @@ enum EasyHandleSetup {
             list = curl_slist_append(list, "Expect:")
         }
         return list
+    }
+
+    /// The first option libcurl refused, if any. An inout struct rather than a closure over a local variable:
+    /// a captured variable is checked for exclusive access at run time on every call, and this runs per request.
+    struct OptionStatus {
+        private(set) var failure = CURLE_OK
+
+        mutating func check(_ code: CURLcode) {
+            if code != CURLE_OK, failure == CURLE_OK { failure = code }
+        }
     }
 
     /// Whether the URL starts with `https://`, in any case, without allocating.

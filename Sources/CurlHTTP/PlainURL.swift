@@ -15,19 +15,9 @@ enum PlainURL {
     static func isPlain<Bytes: RandomAccessCollection<UInt8>>(bytes: Bytes) -> Bool where Bytes.Index == Int {
         var index = bytes.startIndex
         let end = bytes.endIndex
-        func lowered(_ byte: UInt8) -> UInt8 { (65...90).contains(byte) ? byte | 0x20 : byte }
-        func consume(_ literal: StaticString) -> Bool {
-            let count = literal.utf8CodeUnitCount
-            guard end - index >= count else { return false }
-            for offset in 0..<count where lowered(bytes[index + offset]) != literal.utf8Start[offset] {
-                return false
-            }
-            index += count
-            return true
-        }
-        guard consume("http") else { return false }
-        _ = consume("s")
-        guard consume("://") else { return false }
+        guard consume("http", of: bytes, at: &index) else { return false }
+        _ = consume("s", of: bytes, at: &index)
+        guard consume("://", of: bytes, at: &index) else { return false }
 
         // Host: a label character first and last, dots and hyphens between.
         let hostStart = index
@@ -52,6 +42,23 @@ enum PlainURL {
             guard isPathByte(bytes[index]) else { return false }
             index += 1
         }
+        return true
+    }
+
+    /// Moves `index` past `literal` (ASCII, any case) if the bytes there spell it. A function with an inout index
+    /// rather than a closure over a local one: a captured variable is boxed and checked for exclusive access at run
+    /// time, on every request.
+    private static func consume<Bytes: RandomAccessCollection<UInt8>>(
+        _ literal: StaticString, of bytes: Bytes, at index: inout Int
+    ) -> Bool where Bytes.Index == Int {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.endIndex - index >= count else { return false }
+        for offset in 0..<count {
+            let byte = bytes[index + offset]
+            let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
+            guard lowered == literal.utf8Start[offset] else { return false }
+        }
+        index += count
         return true
     }
 

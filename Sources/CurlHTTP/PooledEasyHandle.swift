@@ -32,17 +32,19 @@ final class PooledEasyHandle: @unchecked Sendable {
     let easy: UnsafeMutableRawPointer
     /// `CURLOPT_ERRORBUFFER`: libcurl's message about the latest failure of this handle.
     let errorBuffer: UnsafeMutablePointer<CChar>
+    // `@exclusivity(unchecked)` on the fields below: with one owner at a time, and no access to a field overlapping
+    // another access to it, the run-time exclusivity check (paid on every request) could never fire.
     /// Whether the client's shared options are set (false after `curl_easy_init` and `curl_easy_reset`).
-    var hasSharedOptions = false
+    @exclusivity(unchecked) var hasSharedOptions = false
     /// Whether libcurl has `CURLOPT_PREREQFUNCTION` (7.80 and later), known once the shared options are set.
-    var hasPrerequestCallback = false
-    var requestOptions: RequestOptions = []
+    @exclusivity(unchecked) var hasPrerequestCallback = false
+    @exclusivity(unchecked) var requestOptions: RequestOptions = []
     /// The header lines of a request that sets none of its own: the configured `User-Agent` and `Expect:`
     /// (see `EasyHandleSetup.headerList`). Built once per handle; libcurl copies nothing, so it lives as long as the
     /// handle.
-    var defaultHeaderList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) var defaultHeaderList: UnsafeMutablePointer<curl_slist>?
     /// The raw header lines of the latest response (see `HeaderLines`), reused from one request to the next.
-    var headerBytes: [UInt8] = []
+    @exclusivity(unchecked) var headerBytes: [UInt8] = []
 
     init?() {
         guard let easy = curl_easy_init() else { return nil }

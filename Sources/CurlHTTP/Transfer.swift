@@ -59,13 +59,16 @@ final class Transfer: @unchecked Sendable {
     /// `scheme://host:port/path` of the request, for error messages (no userinfo, no query); computed when needed.
     var redactedURL: String { RequestValidation.redacted(request.url) }
     let maximumResponseSize: Int
-    var headerList: UnsafeMutablePointer<curl_slist>?
+    // `@exclusivity(unchecked)` on the fields below: the confinement above gives them one thread at a time, and no
+    // access to one overlaps another access to it, so the run-time exclusivity check (a thread-local access set,
+    // several times per request in libcurl's callbacks) could never fire.
+    @exclusivity(unchecked) var headerList: UnsafeMutablePointer<curl_slist>?
 
     // Filled by libcurl's callbacks on the loop thread (the header lines go to `handle.headerBytes`).
-    var body = Data()
-    var exceededMaximumSize = false
+    @exclusivity(unchecked) var body = Data()
+    @exclusivity(unchecked) var exceededMaximumSize = false
     /// Attempts libcurl started, and status lines received since the latest one (see `SendAttempts`).
-    var attempts = SendAttempts()
+    @exclusivity(unchecked) var attempts = SendAttempts()
 
     private let phase = Mutex<Phase>(.pending(nil, cancelled: false))
 

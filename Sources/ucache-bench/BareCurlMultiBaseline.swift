@@ -149,7 +149,7 @@ enum BareCurlMultiBaseline {
             return samples
         }
 
-        private func slotOf(_ easy: UnsafeMutableRawPointer) -> Int {
+        func slotOf(_ easy: UnsafeMutableRawPointer) -> Int {
             var raw: UnsafeMutablePointer<CChar>?
             _ = ucc_easy_getinfo_string(easy, CURLINFO_PRIVATE, &raw)
             return Int(bitPattern: raw) - 1

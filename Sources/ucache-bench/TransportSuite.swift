@@ -10,7 +10,7 @@ import Foundation
 struct TransportSuite: BenchSuite {
     let help = """
         ucache-bench transport --url URL [--requests N] [--rounds R] [--levels 1,16,64]
-                               [--clients curl,curlexec,bare,bareopts,urlsession] [--json]
+                               [--clients curl,curlexec,bare,bareopts,awaited,awaitedexec,urlsession] [--json]
 
         Method: for each concurrency level, N transfers in flight (N = level) issue GET requests to URL
         (default: $UCACHE_BENCH_URL; `make bench` serves Fixtures/nginx's /small.json over keep-alive) until
@@ -24,15 +24,20 @@ struct TransportSuite: BenchSuite {
           bare + client options  the same loop with, set once per handle, the libcurl options CurlHTTPClient
                               sets for its guarantees (timeouts, limits, protocols, redirects, encodings,
                               User-Agent, callbacks): libcurl's own work for them.
+          bare + client options, awaited  the floor of any async API over that loop: N tasks, each awaiting
+                              its handle's answer through a continuation resumed by the loop thread, nothing
+                              else (BareAsyncBaseline.swift); "on the loop thread": the tasks prefer the loop as
+                              their executor, as with `client.executor`.
           URLSession          N tasks (default 5000 requests, --session-requests); once per level.
-        CurlHTTPClient (both ways), bare and bare + client options alternate R times per level (default 3) so machine
-        noise hits all; each figure is the median of the R runs.
+        Every row but URLSession alternates R times per level (default 3) so machine noise hits all; each figure is
+        the median of the R runs.
         Timed: each request from call (or curl_multi_add_handle) to complete body (latency p50/p99), the whole
         run (requests/s), and the process's user+system CPU (getrusage) during the run divided by requests
         (client CPU per request; nginx runs in another process).
         cpu ÷ bare    = CPU µs/request ÷ bare CPU µs/request (goal for CurlHTTPClient ≤ 1.05)
         req/s ÷ bare  = requests/s ÷ bare requests/s (goal for CurlHTTPClient ≥ 0.95)
-        A note per level gives CurlHTTPClient ÷ bare + client options: the wrapper's own share.
+        A note per level gives CurlHTTPClient ÷ bare + client options (libcurl's work for the guarantees taken
+        out) and CurlHTTPClient ÷ the awaited floor of the same executor (what awaiting costs taken out too).
         vs URLSession = CurlHTTPClient requests/s ÷ URLSession requests/s
         """
 
@@ -45,8 +50,9 @@ struct TransportSuite: BenchSuite {
         let sessionRequests = options.int("session-requests", default: min(requests, 5_000))
         let rounds = max(1, options.int("rounds", default: 3))
         let clients = Set(
-            (options.values["clients"] ?? "curl,curlexec,bare,bareopts,urlsession").split(separator: ",").map(
-                String.init))
+            (options.values["clients"] ?? "curl,curlexec,bare,bareopts,awaited,awaitedexec,urlsession")
+                .split(separator: ",").map(
+                    String.init))
 
         let loadBefore = LoadAverage.now()
         let curl = try CurlHTTPClient()
@@ -58,6 +64,8 @@ struct TransportSuite: BenchSuite {
             var executorRuns: [Run] = []
             var bareRuns: [Run] = []
             var optionRuns: [Run] = []
+            var awaitedRuns: [Run] = []
+            var awaitedLoopRuns: [Run] = []
             for _ in 0..<rounds {
                 if clients.contains("curl") {
                     curlRuns.append(
@@ -78,6 +86,12 @@ struct TransportSuite: BenchSuite {
                 }
                 if clients.contains("bareopts") {
                     optionRuns.append(try await bareRun(url: url, level: level, total: requests, clientOptions: true))
+                }
+                if clients.contains("awaited") {
+                    awaitedRuns.append(try await awaitedRun(url: url, level: level, total: requests, onLoop: false))
+                }
+                if clients.contains("awaitedexec") {
+                    awaitedLoopRuns.append(try await awaitedRun(url: url, level: level, total: requests, onLoop: true))
                 }
             }
             let bareRow = bareRuns.isEmpty ? nil : Run.medianRow(of: bareRuns, name: "bare libcurl-multi c=\(level)")
@@ -112,9 +126,33 @@ struct TransportSuite: BenchSuite {
                 }
                 rows.append(optionRow)
             }
+            for (floorRuns, floorName, clientName) in [
+                (awaitedRuns, "bare + client options, awaited c=", "CurlHTTPClient     c="),
+                (
+                    awaitedLoopRuns, "bare + client options, awaited on the loop thread c=",
+                    "CurlHTTPClient on its executor c="
+                ),
+            ] where !floorRuns.isEmpty {
+                var floorRow = Run.medianRow(of: floorRuns, name: "\(floorName)\(level)")
+                if let bareRow {
+                    floorRow.values["cpu ÷ bare"] = floorRow.values["cpu µs/req"]! / bareRow.values["cpu µs/req"]!
+                    floorRow.values["req/s ÷ bare"] = floorRow.values["req/s"]! / bareRow.values["req/s"]!
+                }
+                if let clientRow = rows.first(where: { $0.name == "\(clientName)\(level)" }) {
+                    let cpu = clientRow.values["cpu µs/req"]! / floorRow.values["cpu µs/req"]!
+                    let throughput = clientRow.values["req/s"]! / floorRow.values["req/s"]!
+                    roundNotes.append(
+                        "c=\(level) \(clientName.dropLast(2).trimmingCharacters(in: .whitespaces)) ÷ \(floorName.dropLast(2)) "
+                            + String(
+                                format: "(the wrapper's cost beyond awaiting): cpu %.2f, req/s %.2f", cpu, throughput))
+                }
+                rows.append(floorRow)
+            }
             roundNotes.append(
                 "c=\(level) cpu µs/req (user part) by round: CurlHTTPClient \(Run.cpuList(curlRuns)); "
-                    + "on its executor \(Run.cpuList(executorRuns)); bare \(Run.cpuList(bareRuns)); bare + client options \(Run.cpuList(optionRuns))"
+                    + "on its executor \(Run.cpuList(executorRuns)); bare \(Run.cpuList(bareRuns)); "
+                    + "bare + client options \(Run.cpuList(optionRuns)); awaited \(Run.cpuList(awaitedRuns)); "
+                    + "awaited on the loop thread \(Run.cpuList(awaitedLoopRuns))"
             )
 
             guard clients.contains("urlsession") else { continue }
@@ -196,6 +234,14 @@ struct TransportSuite: BenchSuite {
         return Run(
             requests: total, seconds: bare.seconds, cpuSeconds: bare.cpuSeconds, userSeconds: bare.userSeconds,
             samples: bare.samples)
+    }
+
+    private func awaitedRun(url: String, level: Int, total: Int, onLoop: Bool) async throws -> Run {
+        let floor = try await BareAsyncBaseline.measure(
+            url: url, level: level, total: total, warmUp: min(500, total), onLoopThread: onLoop)
+        return Run(
+            requests: total, seconds: floor.seconds, cpuSeconds: floor.cpuSeconds, userSeconds: floor.userSeconds,
+            samples: floor.samples)
     }
 
     private func measure(
