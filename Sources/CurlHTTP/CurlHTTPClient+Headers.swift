@@ -4,63 +4,118 @@ extension CurlHTTPClient {
     /// Kept as an ordered list because HTTP allows repeated fields (`Set-Cookie`, `Vary`) whose
     /// order matters, and because small lists beat dictionaries for the few headers a request carries.
     public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+        /// Fields as given, or a response's header block as received, read by name without making every string.
+        private enum Storage: Sendable {
+            case fields([(name: String, value: String)])
+            case received(ReceivedHeaderBlock)
+        }
+
+        private var storage: Storage
+
         /// The fields in the order they were added or received.
-        public private(set) var fields: [(name: String, value: String)]
+        ///
+        /// For a received response this makes every name and value; reading a few fields by name through the
+        /// subscript or ``values(for:)`` makes only the values asked for.
+        public var fields: [(name: String, value: String)] {
+            switch storage {
+            case .fields(let fields): return fields
+            case .received(let block): return block.fields()
+            }
+        }
 
         /// Creates headers from name/value pairs, keeping order and repeats.
         public init(_ fields: [(name: String, value: String)] = []) {
-            self.fields = fields
+            storage = .fields(fields)
         }
 
         public init(dictionaryLiteral elements: (String, String)...) {
-            self.fields = elements.map { (name: $0.0, value: $0.1) }
+            storage = .fields(elements.map { (name: $0.0, value: $0.1) })
+        }
+
+        /// The header block of a response, parsed when read.
+        init(received block: ReceivedHeaderBlock) {
+            storage = .received(block)
         }
 
         /// The first value of the field, ignoring the case of the name.
         public subscript(name: String) -> String? {
-            fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+            switch storage {
+            case .fields(let fields): return fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+            case .received(let block): return block.firstValue(of: name)
+            }
         }
 
         /// Every value of the field, in order, ignoring the case of the name.
         public func values(for name: String) -> [String] {
-            fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+            switch storage {
+            case .fields(let fields): return fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+            case .received(let block): return block.values(of: name)
+            }
         }
 
         /// Whether a field with this name is present.
         public func contains(_ name: String) -> Bool {
-            fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+            switch storage {
+            case .fields(let fields): return fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+            case .received(let block): return block.contains(name)
+            }
         }
 
         /// Appends a field, keeping fields of the same name.
         public mutating func add(name: String, value: String) {
-            fields.append((name: name, value: value))
+            withFields { $0.append((name: name, value: value)) }
         }
 
         /// Replaces every field of this name by one field.
         public mutating func replaceOrAdd(name: String, value: String) {
-            remove(name: name)
-            fields.append((name: name, value: value))
+            withFields { fields in
+                fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+                fields.append((name: name, value: value))
+            }
         }
 
         /// Removes every field of this name.
         public mutating func remove(name: String) {
-            fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+            withFields { fields in fields.removeAll { $0.name.equalsIgnoringASCIICase(name) } }
         }
 
         /// The number of fields, repeats included.
-        public var count: Int { fields.count }
+        public var count: Int {
+            switch storage {
+            case .fields(let fields): return fields.count
+            case .received(let block): return block.count
+            }
+        }
 
         public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
             fields.makeIterator()
         }
 
         public static func == (lhs: Headers, rhs: Headers) -> Bool {
-            lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+            if case .received(let left) = lhs.storage, case .received(let right) = rhs.storage,
+                left.bytes == right.bytes
+            {
+                return true
+            }
+            return lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
         }
 
         /// Names only: header values may carry credentials and are never printed.
         public var description: String {
             "Headers(\(fields.map(\.name).joined(separator: ", ")))"
+        }
+
+        /// Mutates the fields in place: a received block becomes fields first, and the storage lets go of its array
+        /// meanwhile, so appending does not copy it.
+        private mutating func withFields(_ body: (inout [(name: String, value: String)]) -> Void) {
+            var fields: [(name: String, value: String)]
+            switch storage {
+            case .fields(let existing): fields = existing
+            case .received(let block): fields = block.fields()
+            }
+            storage = .fields([])
+            body(&fields)
+            storage = .fields(fields)
         }
     }
 }

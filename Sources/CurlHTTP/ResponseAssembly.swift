@@ -30,7 +30,7 @@ enum ResponseAssembly {
         )
         return CurlHTTPClient.Response(
             status: status,
-            headers: HeaderLines.headers(from: transfer.handle.headerBytes),
+            headers: CurlHTTPClient.Headers(received: ReceivedHeaderBlock(copying: transfer.handle.headerBytes)),
             body: transfer.body,
             effectiveURL: effectiveURL.map { url(of: $0, reusing: transfer.request.url) } ?? transfer.request.url,
             httpVersion: httpVersionName(version),

@@ -27,8 +27,8 @@ enum TransferCallbacks {
     }
 }
 
-/// The response's header lines: kept raw by the loop thread as libcurl delivers them, parsed into
-/// ``CurlHTTPClient/Headers`` by the waiting task.
+/// The response's header lines: kept raw by the loop thread as libcurl delivers them, read by the waiting task
+/// through ``CurlHTTPClient/Headers`` (see `ReceivedHeaderBlock`).
 enum HeaderLines {
     /// Loop thread: keeps the lines of the latest response (after a redirect or a 1xx, only the final one's) in
     /// the handle's reusable buffer, one per `\n`, without their CRLF.
@@ -83,36 +83,5 @@ enum HeaderLines {
             index += 1
         }
         return value
-    }
-
-    /// Task side: the fields of the recorded lines, in order. A line without a colon is skipped; the value
-    /// starts after the colon and any spaces or tabs.
-    static func headers(from bytes: [UInt8]) -> CurlHTTPClient.Headers {
-        bytes.withUnsafeBufferPointer { buffer in
-            var lineCount = 0
-            for byte in buffer where byte == UInt8(ascii: "\n") { lineCount += 1 }
-            var fields: [(name: String, value: String)] = []
-            fields.reserveCapacity(lineCount)
-            var start = 0
-            while start < buffer.count {
-                var end = start
-                while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
-                var colon = start
-                while colon < end, buffer[colon] != UInt8(ascii: ":") { colon += 1 }
-                if colon < end {
-                    var valueStart = colon + 1
-                    while valueStart < end,
-                        buffer[valueStart] == UInt8(ascii: " ") || buffer[valueStart] == UInt8(ascii: "\t")
-                    {
-                        valueStart += 1
-                    }
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<colon]), as: UTF8.self)
-                    let value = String(decoding: UnsafeBufferPointer(rebasing: buffer[valueStart..<end]), as: UTF8.self)
-                    fields.append((name: name, value: value))
-                }
-                start = end + 1
-            }
-            return CurlHTTPClient.Headers(fields)
-        }
     }
 }
