@@ -11,54 +11,10 @@ import Synchronization
 /// options* is what awaiting costs in Swift concurrency (a suspension, a resume, and from the global executor the two
 /// thread hops); the client's distance to it is the rest of the wrapper.
 ///
-/// With `onLoopThread`, the tasks prefer the loop as their `TaskExecutor` and run between two rounds of libcurl, as
-/// they do with `CurlHTTPClient.executor`.
-enum BareAsyncBaseline {
-    static func measure(
-        url: String, level: Int, total: Int, warmUp: Int, onLoopThread: Bool
-    ) async throws -> BareCurlMultiBaseline.Result {
-        let loop = try AsyncLoop(url: url, level: level)
-        defer { loop.stop() }
-        let executor: (any TaskExecutor)? = onLoopThread ? loop : nil
-        _ = try await drive(loop, level: level, total: warmUp, executor: executor)
-        let cpuBefore = ProcessCPU.now()
-        let userBefore = ProcessCPU.user()
-        let start = monotonicNanoseconds()
-        let samples = try await drive(loop, level: level, total: total, executor: executor)
-        let seconds = Double(monotonicNanoseconds() - start) / 1e9
-        return BareCurlMultiBaseline.Result(
-            seconds: seconds, cpuSeconds: ProcessCPU.now() - cpuBefore, userSeconds: ProcessCPU.user() - userBefore,
-            samples: samples, bytes: 0)
-    }
-
-    private static func drive(
-        _ loop: AsyncLoop, level: Int, total: Int, executor: (any TaskExecutor)?
-    ) async throws -> Samples {
-        try await withThrowingTaskGroup(of: Samples.self) { group in
-            for slot in 0..<level {
-                let count = total / level + (slot < total % level ? 1 : 0)
-                group.addTask(executorPreference: executor) {
-                    var samples = Samples()
-                    samples.reserve(count)
-                    for _ in 0..<count {
-                        let begin = monotonicNanoseconds()
-                        let status = await withUnsafeContinuation { loop.submit(slot: slot, $0) }
-                        guard status == 200 else { throw BenchError("bare async: status \(status)") }
-                        samples.append(monotonicNanoseconds() - begin)
-                    }
-                    return samples
-                }
-            }
-            var all = Samples()
-            all.reserve(total)
-            for try await samples in group { all.append(contentsOf: samples) }
-            return all
-        }
-    }
-}
-
-/// One thread over *bare + client options*' handles, taking submissions and jobs through a `Mutex` and a
-/// `curl_multi_wakeup` when parked: the shape of `CurlEventLoop` with nothing else.
+/// Tasks that prefer the loop as their `TaskExecutor` run between two rounds of libcurl, as they do with
+/// `CurlHTTPClient.executor`. The loop takes submissions and jobs through a `Mutex` and a `curl_multi_wakeup` when
+/// parked: the shape of `CurlEventLoop` with nothing else (written again here, so the floor shares no code with what
+/// it measures).
 ///
 /// `@unchecked Sendable` is sound: `state` is a `Mutex`; `handles` (the multi handle and easy handles) and
 /// `waiting` are touched only by the loop thread after `init`, except `curl_multi_wakeup`, which libcurl documents as
@@ -84,7 +40,13 @@ final class AsyncLoop: TaskExecutor, @unchecked Sendable {
         thread.start()
     }
 
-    func submit(slot: Int, _ continuation: UnsafeContinuation<Int, Never>) {
+    /// One GET on the slot's handle, awaited through a continuation the loop resumes.
+    func get(slot: Int) async throws {
+        let status = await withUnsafeContinuation { submit(slot: slot, $0) }
+        guard status == 200 else { throw BenchError("bare async: status \(status)") }
+    }
+
+    private func submit(slot: Int, _ continuation: UnsafeContinuation<Int, Never>) {
         let wake = state.withLock { state in
             state.submissions.append((slot, continuation))
             defer { state.isPolling = false }

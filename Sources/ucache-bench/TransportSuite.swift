@@ -69,14 +69,14 @@ struct TransportSuite: BenchSuite {
             for _ in 0..<rounds {
                 if clients.contains("curl") {
                     curlRuns.append(
-                        try await measure(level: level, total: requests) {
+                        try await measure(level: level, total: requests) { _ in
                             let response = try await curl.execute(.init(url: url))
                             guard response.status == 200 else { throw BenchError("status \(response.status)") }
                         })
                 }
                 if clients.contains("curlexec") {
                     executorRuns.append(
-                        try await measure(level: level, total: requests, executor: curl.executor) {
+                        try await measure(level: level, total: requests, executor: curl.executor) { _ in
                             let response = try await curl.execute(.init(url: url))
                             guard response.status == 200 else { throw BenchError("status \(response.status)") }
                         })
@@ -142,7 +142,7 @@ struct TransportSuite: BenchSuite {
                     let cpu = clientRow.values["cpu µs/req"]! / floorRow.values["cpu µs/req"]!
                     let throughput = clientRow.values["req/s"]! / floorRow.values["req/s"]!
                     roundNotes.append(
-                        "c=\(level) \(clientName.dropLast(2).trimmingCharacters(in: .whitespaces)) ÷ \(floorName.dropLast(2)) "
+                        "c=\(level) \(clientName.dropLast(2).trimmingCharacters(in: .whitespaces)) ÷ \(floorName.dropLast(3)) "
                             + String(
                                 format: "(the wrapper's cost beyond awaiting): cpu %.2f, req/s %.2f", cpu, throughput))
                 }
@@ -156,7 +156,7 @@ struct TransportSuite: BenchSuite {
             )
 
             guard clients.contains("urlsession") else { continue }
-            let sessionRun = try await measure(level: level, total: sessionRequests) {
+            let sessionRun = try await measure(level: level, total: sessionRequests) { _ in
                 try await session.get(url)
             }
             var sessionRow = sessionRun.row("URLSession         c=\(level)")
@@ -237,18 +237,18 @@ struct TransportSuite: BenchSuite {
     }
 
     private func awaitedRun(url: String, level: Int, total: Int, onLoop: Bool) async throws -> Run {
-        let floor = try await BareAsyncBaseline.measure(
-            url: url, level: level, total: total, warmUp: min(500, total), onLoopThread: onLoop)
-        return Run(
-            requests: total, seconds: floor.seconds, cpuSeconds: floor.cpuSeconds, userSeconds: floor.userSeconds,
-            samples: floor.samples)
+        let loop = try AsyncLoop(url: url, level: level)
+        defer { loop.stop() }
+        return try await measure(level: level, total: total, executor: onLoop ? loop : nil) { worker in
+            try await loop.get(slot: worker)
+        }
     }
 
     private func measure(
         level: Int,
         total: Int,
         executor: (any TaskExecutor)? = nil,
-        _ operation: @escaping @Sendable () async throws -> Void
+        _ operation: @escaping @Sendable (_ worker: Int) async throws -> Void
     ) async throws -> Run {
         // warm-up, opens the connections
         _ = try await drive(level: level, total: min(500, total), executor: executor, operation)
@@ -266,7 +266,7 @@ struct TransportSuite: BenchSuite {
         level: Int,
         total: Int,
         executor: (any TaskExecutor)?,
-        _ operation: @escaping @Sendable () async throws -> Void
+        _ operation: @escaping @Sendable (_ worker: Int) async throws -> Void
     ) async throws -> Samples {
         let perWorker = total / level
         let extra = total % level
@@ -278,7 +278,7 @@ struct TransportSuite: BenchSuite {
                     samples.reserve(count)
                     for _ in 0..<count {
                         let begin = monotonicNanoseconds()
-                        try await operation()
+                        try await operation(worker)
                         samples.append(monotonicNanoseconds() - begin)
                     }
                     return samples
