@@ -127,10 +127,13 @@ extension String {
         let rhs = other.utf8
         guard lhs.count == rhs.count else { return false }
         for (a, b) in zip(lhs, rhs) where a != b {
-            let lowerA = (a >= 65 && a <= 90) ? a | 0x20 : a
-            let lowerB = (b >= 65 && b <= 90) ? b | 0x20 : b
-            if lowerA != lowerB { return false }
+            if a.lowercasedASCII != b.lowercasedASCII { return false }
         }
         return true
     }
+}
+
+extension UInt8 {
+    /// The byte with ASCII `A`–`Z` lowered: HTTP names, schemes and header names compare without regard to case.
+    var lowercasedASCII: UInt8 { (65...90).contains(self) ? self | 0x20 : self }
 }

@@ -213,8 +213,7 @@ enum EasyHandleSetup {
         var bytes = url.utf8.makeIterator()
         for expected in "https://".utf8 {
             guard let byte = bytes.next() else { return false }
-            let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
-            guard lowered == expected else { return false }
+            guard byte.lowercasedASCII == expected else { return false }
         }
         return true
     }

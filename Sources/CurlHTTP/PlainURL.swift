@@ -54,9 +54,7 @@ enum PlainURL {
         let count = literal.utf8CodeUnitCount
         guard bytes.endIndex - index >= count else { return false }
         for offset in 0..<count {
-            let byte = bytes[index + offset]
-            let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
-            guard lowered == literal.utf8Start[offset] else { return false }
+            guard bytes[index + offset].lowercasedASCII == literal.utf8Start[offset] else { return false }
         }
         index += count
         return true

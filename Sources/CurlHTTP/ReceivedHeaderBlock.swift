@@ -109,9 +109,7 @@ struct ReceivedHeaderBlock: Sendable {
             let b = wanted[offset]
             offset += 1
             if a == b { continue }
-            let lowerA = (65...90).contains(a) ? a | 0x20 : a
-            let lowerB = (65...90).contains(b) ? b | 0x20 : b
-            if lowerA != lowerB { return false }
+            if a.lowercasedASCII != b.lowercasedASCII { return false }
         }
         return true
     }

@@ -64,8 +64,7 @@ enum HeaderLines {
         guard content.count > nameCount else { return nil }
         for offset in 0..<nameCount {
             let byte = content[offset]
-            let lowered = (65...90).contains(byte) ? byte | 0x20 : byte
-            guard lowered == name.utf8Start[offset] else { return nil }
+            guard byte.lowercasedASCII == name.utf8Start[offset] else { return nil }
         }
         var index = nameCount
         while index < content.count, content[index] == UInt8(ascii: " ") || content[index] == UInt8(ascii: "\t") {
