@@ -30,7 +30,7 @@ struct ConcurrencyTests {
     @Test("over plain HTTP a slow request does not hold up another one, with the default configuration")
     func noHeadOfLineBlockingOverPlainHTTP() async throws {
         let tenant = try await FixtureServer.tenant("noholblocking")
-        try await tenant.setLatency(milliseconds: 3_000, route: "GET /api/accounts")
+        try await tenant.holdAnswers(route: "GET /api/accounts")
         let client = try CurlHTTPClient()
         let slowDone = Atomic<Bool>(false)
         let slow = Task {
@@ -42,6 +42,7 @@ struct ConcurrencyTests {
         #expect(fast.status == 200)
         let slowWasDone = slowDone.load(ordering: .sequentiallyConsistent)
         #expect(!slowWasDone)
+        try await tenant.releaseHeldAnswers()
         try await slow.value
     }
 }

@@ -81,11 +81,12 @@ struct ResendTests {
         // Without HTTP/2 (PIPEWAIT), a second request does not wait to share the first one's connection.
         let client = try CurlHTTPClient(configuration: .init(enableHTTP2: false))
         // Two idle keep-alive connections: two overlapping requests open them.
-        try await tenant.setLatency(milliseconds: 300, route: "GET /api/echo")
+        try await tenant.holdAnswers(route: "GET /api/echo")
         async let first = client.execute(.init(url: tenant.url("/api/echo?a=1")))
         async let second = client.execute(.init(url: tenant.url("/api/echo?a=2")))
+        try await waitUntil { try await tenant.counters().route("GET /api/echo") == 2 }
+        try await tenant.releaseHeldAnswers()
         _ = try await (first, second)
-        try await tenant.setLatency(milliseconds: 0)
         #expect(try await tenant.counters().connections == 2)
 
         // The request dies on one reused connection, then its resend on the other one.

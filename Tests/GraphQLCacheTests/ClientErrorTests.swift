@@ -119,10 +119,11 @@ struct ClientErrorTests {
     func cancellation() async throws {
         let harness = try await ClientHarness("cancel")
         let client = try harness.client()
-        try await harness.tenant.setLatency(milliseconds: 2_000, operation: "AccountSummary")
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let task = Task { await client.fetch(query: AccountSummaryQuery()) }
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
         task.cancel()
         #expect(await task.value.failure?.code == .cancelled)
+        try await harness.tenant.releaseHeldAnswers()
     }
 }

@@ -52,8 +52,9 @@ struct ClientMutationRefetchTests {
 
         // The context's accountId feeds RecentTransactions; AccountBalance declares $id, so it gets that too.
         _ = try await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 10)).value()
-        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "RecentTransactions")
-        try await harness.tenant.setLatency(milliseconds: 1_000, operation: "Dashboard")
+        // Held, not delayed: a fixed latency races the polling below on a loaded machine.
+        try await harness.tenant.holdAnswers(operation: "RecentTransactions")
+        try await harness.tenant.holdAnswers(operation: "Dashboard")
         let refetch = Task {
             await manager.refetchAfterMutation(.makePayment, context: ["accountId": "101", "id": "101"])
         }
@@ -64,6 +65,7 @@ struct ClientMutationRefetchTests {
         }
         #expect(harness.networkCalls.filter { $0 == "RecentTransactions" }.count == 1)
         #expect(!harness.networkCalls.contains("Dashboard"))
+        try await harness.tenant.releaseHeldAnswers()
         let report = await refetch.value
         #expect(report.succeeded)
         #expect(report.outcomes.map(\.descriptor.queryType) == ["AccountBalance", "RecentTransactions", "Dashboard"])
