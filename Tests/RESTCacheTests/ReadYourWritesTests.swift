@@ -74,13 +74,18 @@ struct ReadYourWritesTests {
     @Test("a clear of another session does not split this session's shared call")
     func otherSessionsClearKeepsTheJoin() async throws {
         let harness = try await Harness("ryw-other", transport: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, route: balanceRoute)
+        // Held until the second read has joined: a fixed latency could end before it is asked on a loaded machine.
+        try await harness.tenant.holdAnswers(route: balanceRoute)
         let service = harness.service()
         let first = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
         try await waitForCount(harness, balanceRoute, 1)
 
         CacheManager(store: harness.store, scope: .session("bob")).clearCache(reason: .logout)
-        let second = try await service.perform(with: BalanceRequest(accountId: "101")).value()
+        let joining = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
+        let flight = CachedRequestStateManager.Key(scope: .session("alice"), key: "balances.101")
+        try await waitUntil { service.requestStates.waiterCount(for: flight) == 2 }
+        try await harness.tenant.releaseHeldAnswers()
+        let second = try await joining.value.value()
 
         #expect(second.balance == 2500)
         _ = try await first.value.value()
