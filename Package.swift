@@ -28,13 +28,19 @@ let package = Package(
             // build; the shim includes <hiredis/hiredis.h> from the system include path and the module map links it.
             providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .target(name: "CacheCrypto", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         .target(name: "CacheCore", swiftSettings: strictSettings),
         .target(name: "RESTCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
         .target(name: "GraphQLCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
         .target(
             name: "UnifiedCache",
-            dependencies: ["RESTCache", "GraphQLCache", "CacheCore", "CurlHTTP"],
+            dependencies: ["RESTCache", "GraphQLCache", "CacheCore", "CurlHTTP", "CacheCrypto"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -70,6 +76,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "CacheCoreTests", dependencies: ["CacheCore"], swiftSettings: strictSettings),
+        .testTarget(name: "CacheCryptoTests", dependencies: ["CacheCrypto"], swiftSettings: strictSettings),
         .testTarget(
             name: "RESTCacheTests",
             dependencies: ["RESTCache", "FixtureSupport"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building, testing and the demo need, when it is missing:
-# libcurl and hiredis headers, pkg-config, redis-server (replication tests and bench), python3 with graphql-core;
+# libcurl, hiredis and OpenSSL headers, pkg-config, redis-server (replication tests and bench), python3 with graphql-core;
 # with --bench also nginx and wrk (make bench-bff); with --ci docker-compose.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,7 @@ done
 packages=()
 pkg-config --exists libcurl 2>/dev/null || packages+=(libcurl4-openssl-dev)
 pkg-config --exists hiredis 2>/dev/null || packages+=(libhiredis-dev)
+pkg-config --exists openssl 2>/dev/null || packages+=(libssl-dev)  # libcrypto: every cryptographic primitive
 command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || packages+=(redis-server)
 command -v pkg-config >/dev/null 2>&1 || packages+=(pkg-config)
 command -v curl >/dev/null 2>&1 || packages+=(curl)  # the example's smoke test talks HTTP with it

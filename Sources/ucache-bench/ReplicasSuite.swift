@@ -129,7 +129,7 @@ struct ReplicasSuite: BenchSuite {
                 graphQLEndpoint: tenant.graphqlURL,
                 replication: ReplicationConfiguration(
                     transport: RedisReplicationTransport(configuration: redis),
-                    secret: try ReplicationSecret(Array("bench-fleet-secret-0123456789".utf8)))
+                    secret: try ReplicationSecret(Array("bench-fleet-secret-0123456789-0123".utf8)))
             ),
             settings: SettingsStore()
         )

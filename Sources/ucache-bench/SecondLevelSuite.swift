@@ -200,7 +200,7 @@ struct SecondLevelSuite: BenchSuite {
             redis.keyPrefix = prefix
             secondLevel = SecondLevelConfiguration(
                 store: RedisSecondLevelStore(configuration: redis),
-                secret: try SecondLevelSecret(Array("bench-fleet-secret-0123456789".utf8)))
+                secret: try SecondLevelSecret(Array("bench-fleet-secret-0123456789-0123".utf8)))
         }
         return try CacheHub(
             configuration: .init(

@@ -23,7 +23,8 @@ struct TwoProcessTests {
             environment["UCACHE_UPSTREAM_URL"] = upstream
             environment["UCACHE_REDIS_URL"] = redisURL
             environment["UCACHE_REDIS_CHANNEL"] = channel
-            environment["UCACHE_REPLICATION_SECRET"] = ReplicaHarness.secret
+            environment["UCACHE_REPLICATION_SECRET"] =
+                "hex:" + ReplicaHarness.secret.utf8.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
             process = try ChildProcess.spawn(
                 binary.path, [], environment: environment, standardInput: true, standardOutput: true)
         }

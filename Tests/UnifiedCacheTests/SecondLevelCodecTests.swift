@@ -103,7 +103,7 @@ struct SecondLevelGraphQLCodecTests {
 
 @Suite("The second level's names: keyed hashes that carry no identifier")
 struct SecondLevelNamesTests {
-    static let names = SecondLevelNames(secret: try! SecondLevelSecret(Array("l2-secret-for-tests-0123456789".utf8)))
+    static let names = SecondLevelNames(secret: try! SecondLevelSecret(Array("l2-secret-for-tests-0123456789-0123".utf8)))
 
     @Test("namespaces, entry names and tags never contain the id, principal, key or account they are made from")
     func noRawIdentifiers() {
@@ -123,8 +123,8 @@ struct SecondLevelNamesTests {
 
     @Test("the same inputs give the same names on every replica; another secret, another name")
     func stableAndKeyed() throws {
-        let other = SecondLevelNames(secret: try SecondLevelSecret(Array("another-secret-0123456789abcdef".utf8)))
-        let again = SecondLevelNames(secret: try SecondLevelSecret(Array("l2-secret-for-tests-0123456789".utf8)))
+        let other = SecondLevelNames(secret: try SecondLevelSecret(Array("another-secret-0123456789abcdef-0123".utf8)))
+        let again = SecondLevelNames(secret: try SecondLevelSecret(Array("l2-secret-for-tests-0123456789-0123".utf8)))
         let scope = CacheScope.session("s|alice")
         #expect(again.key(.rest, "k", in: scope) == Self.names.key(.rest, "k", in: scope))
         #expect(other.key(.rest, "k", in: scope) != Self.names.key(.rest, "k", in: scope))

@@ -1,32 +1,49 @@
+import CacheCrypto
+
 /// The fleet secret the second level derives its names from: every namespace, entry and tag name sent to the store
 /// is a keyed hash (HMAC-SHA256) under a key derived from it, so the store never sees a session id, principal,
 /// cache key, account id or record key, and names cannot be guessed from short ids without the secret.
 ///
-/// The same on every replica of the fleet. It may be the replication secret's bytes: the second level derives a
-/// key of its own from them ("ucache second level names v1"), so no name equals a replication name.
+/// The same on every replica of the fleet: at least 32 random bytes written `base64:…` or `hex:…`, a
+/// comma-separated list (current first) during a rotation. It may be the replication secret's keys: the second
+/// level derives keys of its own from them with HKDF-SHA256 ("ucache second level names v2"), so no name equals a
+/// replication name.
 public struct SecondLevelSecret: Sendable {
     /// The environment variable ``init(environment:)`` reads first.
     public static let environmentVariable = "UCACHE_L2_SECRET"
 
-    /// HMAC state keyed with the derived naming key.
-    private let names: HMACSHA256
+    let ring: FleetKeyRing
+    /// The naming key derived from the current master key.
+    private let names: HMACKey
 
-    /// Derives the naming key from the shared secret.
+    /// One master key of at least 32 random bytes.
     ///
-    /// - Throws: `.invalidSettings` when the secret is shorter than 16 bytes.
+    /// - Throws: `.invalidSettings` when the key is shorter than 32 bytes.
     public init(_ secret: [UInt8]) throws(UnifiedCacheError) {
-        let master = try HMACSHA256(sharedSecret: secret, name: "second-level")
-        names = master.derivedKey("ucache second level names v1")
+        try self.init(keys: [secret])
+    }
+
+    /// Master keys for a rotation, current first.
+    ///
+    /// - Throws: `.invalidSettings` when the list is empty, a key is shorter than 32 bytes, or a key repeats.
+    public init(keys: [[UInt8]]) throws(UnifiedCacheError) {
+        try self.init(ring: FleetKeyRing(masters: keys, name: "second-level"))
+    }
+
+    init(ring: FleetKeyRing) {
+        self.ring = ring
+        names = HMACKey(key: ring.current.derivedKey("ucache second level names v2"))
     }
 
     /// The secret from `UCACHE_L2_SECRET`, else from `UCACHE_REPLICATION_SECRET`; nil when neither is set.
     ///
-    /// - Throws: `.invalidSettings` when the one found is shorter than 16 bytes.
+    /// - Throws: `.invalidSettings` when the one found is not a list of `base64:`/`hex:` keys of 32 bytes or more.
     public init?(environment: [String: String]) throws(UnifiedCacheError) {
-        let text = [Self.environmentVariable, ReplicationSecret.environmentVariable].lazy
-            .compactMap { environment[$0] }.first { !$0.isEmpty }
-        guard let text else { return nil }
-        try self.init(Array(text.utf8))
+        let variable = [Self.environmentVariable, ReplicationSecret.environmentVariable].first {
+            !(environment[$0] ?? "").isEmpty
+        }
+        guard let variable, let text = environment[variable] else { return nil }
+        try self.init(ring: FleetKeyRing(text: text, name: "second-level", place: variable))
     }
 
     /// The name of `text` in `space` (`session`, `entry`, `tag`, …): base64url (no padding) of the first 16 bytes
@@ -35,7 +52,7 @@ public struct SecondLevelSecret: Sendable {
         var message = Array(space.utf8)
         message.append(0)
         message.append(contentsOf: text.utf8)
-        return Self.base64URL(names.authenticationCode(for: message).prefix(16))
+        return Self.base64URL(names.code(for: message).prefix(16))
     }
 
     static func base64URL(_ bytes: some Collection<UInt8>) -> String {
@@ -57,7 +74,10 @@ public struct SecondLevelSecret: Sendable {
     }
 }
 
-extension SecondLevelSecret: CustomStringConvertible {
+extension SecondLevelSecret: CustomStringConvertible, CustomReflectable {
     /// Never the key.
     public var description: String { "SecondLevelSecret(redacted)" }
+
+    /// No children: `dump()` and reflection-based loggers see nothing of the keys.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

@@ -1,0 +1,76 @@
+import COpenSSL
+
+/// An AES-256-GCM key (96-bit nonces, 128-bit tags) from OpenSSL, expanded once and used from any thread.
+///
+/// The AEAD every sealed value and message uses: it encrypts, authenticates, and binds associated data (the key,
+/// namespace and generation a value belongs to) without carrying it.
+package final class AES256GCMKey: @unchecked Sendable {
+    // @unchecked: `template` is written once in init and never changed; each seal and open runs on a copy made by
+    // `EVP_CIPHER_CTX_copy`, which only reads the template, so concurrent use never mutates shared state.
+    private let template: OpaquePointer
+
+    package static let keyLength = 32
+    package static let nonceLength = 12
+    package static let tagLength = 16
+
+    /// Expands `key`, which must be 32 bytes.
+    package init(key: [UInt8]) {
+        precondition(key.count == Self.keyLength, "AES-256-GCM needs a 32-byte key")
+        guard let made = key.withUnsafeBufferPointer({ ucs_aes256gcm_new($0.baseAddress) }) else {
+            fatalError("OpenSSL's AES-256-GCM is unavailable: libcrypto is unusable")
+        }
+        template = made
+    }
+
+    deinit { ucs_aes256gcm_free(template) }
+
+    /// Appends the ciphertext of `plaintext` and then its 16-byte tag to `output`. `nonce` must be 12 bytes and never
+    /// repeat under this key.
+    package func seal(
+        _ plaintext: some Collection<UInt8>, nonce: [UInt8], authenticating associatedData: some Collection<UInt8>,
+        appendingTo output: inout [UInt8]
+    ) {
+        precondition(nonce.count == Self.nonceLength, "AES-256-GCM needs a 12-byte nonce")
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: plaintext.count + Self.tagLength))
+        let ok = withContiguousBytes(of: plaintext) { plaintext in
+            withContiguousBytes(of: associatedData) { aad in
+                nonce.withUnsafeBufferPointer { nonce in
+                    output.withUnsafeMutableBufferPointer { out in
+                        let ciphertext = out.baseAddress! + start
+                        return ucs_aes256gcm_seal(
+                            template, nonce.baseAddress, aad.baseAddress, aad.count, plaintext.baseAddress,
+                            plaintext.count, ciphertext, ciphertext + plaintext.count)
+                    }
+                }
+            }
+        }
+        precondition(ok == 1, "OpenSSL's AES-256-GCM seal failed: libcrypto is unusable")
+    }
+
+    /// The plaintext of `sealed` (ciphertext followed by the tag), or nil when the tag does not authenticate it with
+    /// `nonce` and `associatedData` (altered, moved, or sealed under another key).
+    package func open(
+        _ sealed: some Collection<UInt8>, nonce: some Collection<UInt8>,
+        authenticating associatedData: some Collection<UInt8>
+    ) -> [UInt8]? {
+        guard nonce.count == Self.nonceLength, sealed.count >= Self.tagLength else { return nil }
+        let length = sealed.count - Self.tagLength
+        // One byte at least, so OpenSSL always gets a real buffer; trimmed below for an empty plaintext.
+        var plaintext = [UInt8](repeating: 0, count: max(length, 1))
+        let ok = withContiguousBytes(of: sealed) { sealed in
+            withContiguousBytes(of: nonce) { nonce in
+                withContiguousBytes(of: associatedData) { aad in
+                    plaintext.withUnsafeMutableBufferPointer { out in
+                        ucs_aes256gcm_open(
+                            template, nonce.baseAddress, aad.baseAddress, aad.count, sealed.baseAddress, length,
+                            sealed.baseAddress! + length, out.baseAddress)
+                    }
+                }
+            }
+        }
+        guard ok == 1 else { return nil }
+        if length == 0 { plaintext.removeAll() }
+        return plaintext
+    }
+}
