@@ -58,7 +58,8 @@ extension APIService {
         }
         if entry.isFresh(at: now) {
             var metadata = entry.metadata
-            metadata.timeout = entry.freshUntil.map { .seconds(OutsideValue.clampedSeconds(from: now, to: $0)) } ?? .never
+            let remaining = entry.freshUntil.map { OutsideValue.clampedSeconds(from: now, to: $0) }
+            metadata.timeout = remaining.map { .seconds($0) } ?? .never
             // Closed while the second level was read: the answer is delivered, not put in memory.
             if !isClosed {
                 cache.store(
@@ -110,7 +111,9 @@ extension APIService {
         metadata.timeout = metadata.timeout.resolved(default: cache.defaultTimeout)
         let storedAt = clock.wallClockNow()
         var expiresAt: Date?
-        if case .seconds(let seconds) = metadata.timeout { expiresAt = OutsideValue.date(storedAt, advancedBy: seconds) }
+        if case .seconds(let seconds) = metadata.timeout {
+            expiresAt = OutsideValue.date(storedAt, advancedBy: seconds)
+        }
         return RESTSecondLevelEntry(
             status: status, body: body, storedAt: storedAt, expiresAt: expiresAt, metadata: metadata)
     }

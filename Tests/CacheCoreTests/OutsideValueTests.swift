@@ -117,4 +117,18 @@ struct OutsideValueTests {
         #expect(OutsideValue.clampedSeconds(from: now, to: Date.distantFuture) <= OutsideValue.longestSeconds)
     }
 
+    @Test("instant arithmetic saturates at the ends of the time line instead of wrapping round")
+    func instantsSaturate() {
+        let late = CacheInstant(nanoseconds: .max - 5)
+        let early = CacheInstant(nanoseconds: .min + 5)
+        #expect(late.advanced(by: .seconds(1)) == CacheInstant(nanoseconds: .max))
+        #expect(early.advanced(by: .seconds(-1)) == CacheInstant(nanoseconds: .min))
+        #expect(late.advanced(by: .seconds(Int64.max)) == CacheInstant(nanoseconds: .max))
+        #expect(late.advanced(by: .nanoseconds(-5)) == CacheInstant(nanoseconds: .max - 10))
+        #expect(late.duration(since: early) == .nanoseconds(Int64.max))
+        #expect(early.duration(since: late) == .nanoseconds(Int64.min))
+        #expect(late.seconds(since: early) > 9e9)
+        #expect(early.seconds(since: late) < -9e9)
+        #expect(late.duration(since: CacheInstant(nanoseconds: .max - 7)) == .nanoseconds(2))
+    }
 }
