@@ -62,6 +62,6 @@ public final class ManualCacheClock: CacheClock {
 
     /// Moves both clocks forward by `seconds`, the unit timeouts are written in.
     public func advance(seconds: Double) {
-        advance(by: .nanoseconds(Int64((seconds * 1_000_000_000).rounded())))
+        advance(by: .nanoseconds(OutsideValue.clampedNanoseconds(seconds: seconds)))
     }
 }

@@ -10,19 +10,29 @@ public struct CacheInstant: Comparable, Hashable, Sendable {
         self.nanoseconds = nanoseconds
     }
 
-    /// The instant `duration` later (earlier when negative).
+    /// The instant `duration` later (earlier when negative), saturating at the ends of the time line instead of
+    /// wrapping round to the other end.
     public func advanced(by duration: Duration) -> CacheInstant {
-        CacheInstant(nanoseconds: nanoseconds &+ duration.cacheNanoseconds)
+        let step = OutsideValue.nanoseconds(of: duration)
+        let (sum, overflow) = nanoseconds.addingReportingOverflow(step)
+        return CacheInstant(nanoseconds: overflow ? (step < 0 ? .min : .max) : sum)
     }
 
     /// The time from `earlier` to this instant.
     public func duration(since earlier: CacheInstant) -> Duration {
-        .nanoseconds(nanoseconds &- earlier.nanoseconds)
+        .nanoseconds(nanoseconds(since: earlier))
     }
 
     /// The time from `earlier` to this instant, in seconds: the unit the seeds' timeouts are written in.
     public func seconds(since earlier: CacheInstant) -> Double {
-        Double(nanoseconds &- earlier.nanoseconds) / 1_000_000_000
+        Double(nanoseconds(since: earlier)) / 1_000_000_000
+    }
+
+    /// Nanoseconds from `earlier` to this instant, saturating instead of wrapping round.
+    private func nanoseconds(since earlier: CacheInstant) -> Int64 {
+        let (difference, overflow) = nanoseconds.subtractingReportingOverflow(earlier.nanoseconds)
+        guard overflow else { return difference }
+        return earlier.nanoseconds < 0 ? .max : .min
     }
 
     public static func < (lhs: CacheInstant, rhs: CacheInstant) -> Bool {

@@ -39,16 +39,12 @@ extension Timeout {
         }
     }
 
-    /// About 146 years: far beyond any cache lifetime, far below `Int64.max`, so instant arithmetic cannot overflow.
-    static let longestLifetimeNanoseconds: Double = 4.6e18
-
-    /// The freshness lifetime once resolved; `nil` means the entry never expires.
+    /// The freshness lifetime once resolved; `nil` means the entry never expires. Absurd values (a century and more)
+    /// mean "practically never" (``OutsideValue/longestDuration``) instead of trapping.
     func lifetime(default defaultTimeout: Timeout) -> Duration? {
         switch resolved(default: defaultTimeout) {
         case .seconds(let seconds):
-            // Clamped so that absurd values (a century and more) mean "practically never" instead of trapping.
-            let nanoseconds = min((seconds * 1_000_000_000).rounded(), Self.longestLifetimeNanoseconds)
-            return .nanoseconds(Int64(nanoseconds))
+            return OutsideValue.clampedDuration(seconds: seconds)
         case .never, .useDefault:
             return nil
         }

@@ -49,21 +49,24 @@ extension APIService {
             visit.generation = readGeneration
             entry = found
         }
-        guard (200..<300).contains(entry.status), case .success(let value) = decodeBody(entry.body, as: request) else {
+        let now = clock.wallClockNow()
+        guard (200..<300).contains(entry.status), entry.isPlausible(at: now),
+            case .success(let value) = decodeBody(entry.body, as: request)
+        else {
             level.recordUnusable(key: placement.key, in: placement.scope)
             return .upstream(visit, stale: stale)
         }
-        let now = clock.wallClockNow()
         if entry.isFresh(at: now) {
             var metadata = entry.metadata
-            metadata.timeout = entry.expiresAt.map { .seconds(max(0, $0.timeIntervalSince(now))) } ?? .never
+            let remaining = entry.freshUntil.map { OutsideValue.clampedSeconds(from: now, to: $0) }
+            metadata.timeout = remaining.map { .seconds($0) } ?? .never
             // Closed while the second level was read: the answer is delivered, not put in memory.
             if !isClosed {
                 cache.store(
                     value, byteCost: entry.body.count, key: placement.key, in: placement.scope, metadata: metadata,
                     ifGeneration: generation)
             }
-            let age = Duration.milliseconds(Int64(max(0, now.timeIntervalSince(entry.storedAt)) * 1_000))
+            let age = OutsideValue.clampedDuration(seconds: now.timeIntervalSince(entry.storedAt))
             return .served(DataWithSource(data: value, source: .cache, age: age))
         }
         let validators = entry.metadata.validators
@@ -108,7 +111,9 @@ extension APIService {
         metadata.timeout = metadata.timeout.resolved(default: cache.defaultTimeout)
         let storedAt = clock.wallClockNow()
         var expiresAt: Date?
-        if case .seconds(let seconds) = metadata.timeout { expiresAt = storedAt.addingTimeInterval(seconds) }
+        if case .seconds(let seconds) = metadata.timeout {
+            expiresAt = OutsideValue.date(storedAt, advancedBy: seconds)
+        }
         return RESTSecondLevelEntry(
             status: status, body: body, storedAt: storedAt, expiresAt: expiresAt, metadata: metadata)
     }

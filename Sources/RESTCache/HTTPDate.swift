@@ -1,7 +1,8 @@
 /// HTTP-date parsing (RFC 9110 §5.6.7) for `Expires` and `Date`: the preferred IMF-fixdate and the two obsolete
 /// forms every recipient must accept. Hand-written so that it needs no locale-dependent formatter.
 enum HTTPDate {
-    /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is none of the three forms.
+    /// Seconds since 1970-01-01T00:00:00Z, or nil when `text` is none of the three forms (years have four digits, as
+    /// the grammar says: a longer one would overflow the day count).
     static func secondsSince1970(_ text: String) -> Int? {
         let words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         switch words.count {
@@ -25,7 +26,7 @@ enum HTTPDate {
 
     private static func seconds(day: String, month: String, year: String, time: String, twoDigitYear: Bool) -> Int? {
         guard let monthIndex = months.firstIndex(of: month), let day = Int(day), (1...31).contains(day),
-            var year = Int(year), year >= 0
+            var year = Int(year), (0...9999).contains(year)
         else { return nil }
         if twoDigitYear {
             guard year < 100 else { return nil }

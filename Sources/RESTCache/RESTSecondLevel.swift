@@ -63,9 +63,23 @@ public struct RESTSecondLevelEntry: Sendable, Equatable {
         self.metadata = metadata
     }
 
-    /// Fresh until `expiresAt` (exclusive), as in memory.
+    /// When it stops being fresh: ``expiresAt``, but never later than ``storedAt`` plus the timeout it was stored
+    /// with, so a forged or corrupt expiry cannot keep it fresh longer; nil when it never expires.
+    public var freshUntil: Date? {
+        guard case .seconds(let seconds) = metadata.timeout else { return expiresAt }
+        let byTimeout = OutsideValue.date(storedAt, advancedBy: seconds)
+        return expiresAt.map { min($0, byTimeout) } ?? byTimeout
+    }
+
+    /// Fresh until ``freshUntil`` (exclusive), as in memory.
     public func isFresh(at date: Date) -> Bool {
-        guard let expiresAt else { return true }
-        return date < expiresAt
+        guard let freshUntil else { return true }
+        return date < freshUntil
+    }
+
+    /// Whether a replica whose wall clock reads `now` can use the entry at all: its stored-at time is a reading it
+    /// can believe (`OutsideValue.isPlausible(_:near:)`). An entry from a badly wrong clock, or forged, is refused.
+    public func isPlausible(at now: Date) -> Bool {
+        OutsideValue.isPlausible(storedAt, near: now)
     }
 }

@@ -140,6 +140,8 @@ struct SettingsFileTests {
         arguments: [
             (#"{"timeouts": {"enabled": "yes"}}"#, Mistake("timeouts.enabled", "true or false, got a string")),
             (#"{"timeouts": {"default": -1}}"#, Mistake("timeouts.default", "≥ 0")),
+            (#"{"timeouts": {"default": 1e400}}"#, Mistake("timeouts.default", "finite")),
+            (#"{"timeouts": {"default": -1e300}}"#, Mistake("timeouts.default", "≥ 0")),
             (#"{"timeouts": {"default": "forever"}}"#, Mistake("timeouts.default", "\"never\"")),
             (#"{"timeouts": []}"#, Mistake("timeouts", "an object, got an array")),
             (#"{"memory": {"processBudgetBytes": 0}}"#, Mistake("memory.processBudgetBytes", "positive integer")),
@@ -311,6 +313,9 @@ extension SettingsFileTests {
     static let badSessionDocuments: [(json: String, place: String)] = [
         (#"{ "sessions": { "idleTimeoutSeconds": 0 } }"#, "sessions.idleTimeoutSeconds"),
         (#"{ "sessions": { "idleTimeoutSeconds": "soon" } }"#, "sessions.idleTimeoutSeconds"),
+        (#"{ "sessions": { "idleTimeoutSeconds": 1e300 } }"#, "sessions.idleTimeoutSeconds"),
+        (#"{ "sessions": { "idleTimeoutSeconds": 1e400 } }"#, "sessions.idleTimeoutSeconds"),
+        (#"{ "sessions": { "maxSessions": 1e300 } }"#, "sessions.maxSessions"),
         (#"{ "sessions": { "maxSessions": 0 } }"#, "sessions.maxSessions"),
         (#"{ "sessions": { "maxSessions": 2.5 } }"#, "sessions.maxSessions"),
         (#"{ "sessions": { "bound": 3 } }"#, "sessions.bound"),

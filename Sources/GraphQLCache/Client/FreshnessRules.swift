@@ -97,7 +97,7 @@ struct FreshnessJudge {
     /// How far past `seconds` the age of a write is, or `nil` within it (the seed: expired when age > timeout).
     private func excess(since instant: CacheInstant, seconds: Double) -> Duration? {
         let age = now.duration(since: instant)
-        let lifetime = Duration.nanoseconds(Int64(min(seconds * 1e9, 4.6e18).rounded()))
+        let lifetime = OutsideValue.clampedDuration(seconds: seconds)
         return age > lifetime ? age - lifetime : nil
     }
 

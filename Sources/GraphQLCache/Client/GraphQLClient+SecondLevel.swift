@@ -27,7 +27,12 @@ extension GraphQLClient {
             entry = found
             readGeneration = foundGeneration
         }
-        guard entry.isFresh(at: store.clock.wallClockNow()) else { return .upstream(readGeneration) }
+        let now = store.clock.wallClockNow()
+        guard entry.isPlausible(at: now) else {
+            level.recordUnusable(key, in: scope)
+            return .upstream(readGeneration)
+        }
+        guard entry.isFresh(at: now, lifetime: secondLevelLifetime(request)) else { return .upstream(readGeneration) }
         guard let data = try? GraphQLJSON(parsing: entry.data).objectValue else {
             level.recordUnusable(key, in: scope)
             return .upstream(readGeneration)
@@ -55,7 +60,15 @@ extension GraphQLClient {
     /// never takes a field as fresh past its own lifetime on this one.
     func secondLevelEntry(_ data: GraphQLJSONObject, of request: PreparedRequest) -> GraphQLSecondLevelEntry {
         let storedAt = store.clock.wallClockNow()
-        let lifetime = rules.withLock { rules -> Double? in
+        return GraphQLSecondLevelEntry(
+            data: GraphQLJSON.object(data).jsonBytes(), storedAt: storedAt,
+            expiresAt: secondLevelLifetime(request).map { OutsideValue.date(storedAt, advancedBy: $0) })
+    }
+
+    /// The shortest lifetime, in seconds, any of this client's freshness rules gives `request`'s result (the
+    /// query's, the default, every type and field rule); nil when timeouts are off or no rule expires anything.
+    func secondLevelLifetime(_ request: PreparedRequest) -> Double? {
+        rules.withLock { rules -> Double? in
             let config = rules.config
             guard config.isTimeoutEnabled else { return nil }
             let timeouts =
@@ -63,8 +76,5 @@ extension GraphQLClient {
                 + Array(config.fieldTimeouts.values)
             return timeouts.compactMap { $0.timeInterval(default: config.defaultTimeout) }.min()
         }
-        return GraphQLSecondLevelEntry(
-            data: GraphQLJSON.object(data).jsonBytes(), storedAt: storedAt,
-            expiresAt: lifetime.map { storedAt.addingTimeInterval($0) })
     }
 }

@@ -54,10 +54,18 @@ public struct GraphQLSecondLevelEntry: Sendable, Equatable {
         self.expiresAt = expiresAt
     }
 
-    /// Fresh until `expiresAt` (exclusive).
-    public func isFresh(at date: Date) -> Bool {
-        guard let expiresAt else { return true }
-        return date < expiresAt
+    /// Fresh until `expiresAt` (exclusive), and never longer than `lifetime` seconds after ``storedAt`` (the reading
+    /// replica's own shortest lifetime; nil: no bound), so a forged or corrupt expiry cannot keep it fresh longer.
+    public func isFresh(at date: Date, lifetime: Double? = nil) -> Bool {
+        if let expiresAt, date >= expiresAt { return false }
+        guard let lifetime else { return true }
+        return date < OutsideValue.date(storedAt, advancedBy: lifetime)
+    }
+
+    /// Whether a replica whose wall clock reads `now` can use the entry at all: its stored-at time is a reading it
+    /// can believe (`OutsideValue.isPlausible(_:near:)`). An entry from a badly wrong clock, or forged, is refused.
+    public func isPlausible(at now: Date) -> Bool {
+        OutsideValue.isPlausible(storedAt, near: now)
     }
 }
 

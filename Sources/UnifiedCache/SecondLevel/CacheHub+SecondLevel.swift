@@ -42,7 +42,10 @@ extension SecondLevelFront {
             ("misses", "Second-level reads that found nothing usable (unusable values included).", statistics.misses),
             ("errors", "Second-level reads that failed (disconnected, refused, unreadable answer).", store.errors),
             ("timeouts", "Second-level reads that passed their deadline.", store.timeouts),
-            ("unusable", "Values found corrupt, truncated or not decodable; served as misses.", statistics.unusable),
+            (
+                "unusable", "Values found corrupt, truncated, not decodable or implausibly dated; served as misses.",
+                statistics.unusable
+            ),
             ("writes", "Values sent to the second level.", store.writes),
             (
                 "dropped_writes", "Writes dropped: queue full, over the size limit, or store unavailable.",

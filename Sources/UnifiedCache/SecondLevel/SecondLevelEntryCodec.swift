@@ -10,8 +10,9 @@ import RESTCache
 /// IEEE-754 seconds since 1970; expires-at behind a presence byte), timeout (0 = never, 1 = seconds + f64),
 /// uplifted (u8), ETag and Last-Modified (optional strings), domains, accounts, entity keys, tags (string lists),
 /// then the body (u32 length + bytes). Every length is checked against what is left; anything unexpected —
-/// another magic or version, a truncated field, bytes left over, invalid UTF-8 — makes the value unreadable,
-/// which the caches count and treat as a miss.
+/// another magic or version, a truncated field, bytes left over, invalid UTF-8, a time that is not a date between
+/// years 1 and 9999, a negative or non-finite timeout — makes the value unreadable, which the caches count and treat
+/// as a miss.
 ///
 /// Encryption of values is not built in. It would go here: seal the encoded bytes (e.g. AES-GCM or the
 /// replication secret's encrypt-then-MAC, with a key derived from ``SecondLevelSecret``) after ``encode(_:)`` and
@@ -77,7 +78,7 @@ enum SecondLevelEntryCodec {
         switch reader.byte() {
         case 0: timeout = .never
         case 1:
-            guard let seconds = reader.double(), seconds.isFinite, seconds >= 0 else { return nil }
+            guard let seconds = reader.double().flatMap(OutsideValue.seconds) else { return nil }
             timeout = .seconds(seconds)
         default: return nil
         }
@@ -159,15 +160,15 @@ struct ByteReader {
     }
 
     /// Stored-at and the optional expires-at written by `ByteWriter.append(storedAt:expiresAt:)`; nil when either
-    /// is missing or not finite.
+    /// is missing or not a date (`OutsideValue.date(secondsSince1970:)`).
     mutating func times() -> (storedAt: Date, expiresAt: Date?)? {
-        guard let storedAt = double(), storedAt.isFinite else { return nil }
+        guard let storedAt = double().flatMap(OutsideValue.date(secondsSince1970:)) else { return nil }
         switch byte() {
         case 0:
-            return (Date(timeIntervalSince1970: storedAt), nil)
+            return (storedAt, nil)
         case 1:
-            guard let expiry = double(), expiry.isFinite else { return nil }
-            return (Date(timeIntervalSince1970: storedAt), Date(timeIntervalSince1970: expiry))
+            guard let expiry = double().flatMap(OutsideValue.date(secondsSince1970:)) else { return nil }
+            return (storedAt, expiry)
         default:
             return nil
         }

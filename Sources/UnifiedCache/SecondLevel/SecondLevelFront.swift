@@ -89,7 +89,7 @@ final class SecondLevelFront: Sendable {
 
     /// How long the store keeps an entry stored at `storedAt` that is fresh until `expiresAt` (nil: no expiry).
     func timeToLive(storedAt: Date, expiresAt: Date?, hasValidators: Bool) -> Duration {
-        let lifetime = expiresAt.map { Duration.milliseconds(Int64($0.timeIntervalSince(storedAt) * 1_000)) }
+        let lifetime = expiresAt.map { OutsideValue.clampedDuration(seconds: $0.timeIntervalSince(storedAt)) }
         return configuration.timeToLive(lifetime: lifetime, hasValidators: hasValidators)
     }
 
@@ -144,8 +144,9 @@ final class SecondLevelFront: Sendable {
 public struct SecondLevelCacheStatistics: Sendable, Equatable {
     /// The store's counters (reads, writes, bytes, latency, connection).
     public var store: SecondLevelStatistics
-    /// Values found that could not be used — corrupt, truncated, of another format version, or a body that no longer
-    /// decodes as the request's type. Each was treated as a miss.
+    /// Values found that could not be used — corrupt, truncated, of another format version, a body that no longer
+    /// decodes as the request's type, or a time no replica could have written (not a date between years 1 and 9999,
+    /// or a stored-at time far from this replica's clock). Each was treated as a miss.
     public var unusable: Int
     /// Clears this replica applied to the second level (clears received from other replicas are not repeated).
     public var clears: Int

@@ -49,7 +49,7 @@ extension CacheHub {
             guard let seconds = timeout.timeInterval(default: config.defaultTimeout) else { return nil }
             longest = max(longest, seconds)
         }
-        return .milliseconds(Int64((longest * 1_000).rounded(.up)))
+        return OutsideValue.clampedDuration(seconds: longest)
     }
 
     /// Starts the periodic maintenance task, unless the configuration turns it off.

@@ -76,7 +76,7 @@ public struct CacheSettings: Hashable, Sendable {
         }
 
         /// The idle timeout as a duration.
-        public var idleTimeout: Duration { .milliseconds(Int64((idleTimeoutSeconds * 1_000).rounded())) }
+        public var idleTimeout: Duration { OutsideValue.clampedDuration(seconds: idleTimeoutSeconds) }
     }
 
     public init(
