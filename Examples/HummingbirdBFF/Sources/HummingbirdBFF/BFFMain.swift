@@ -5,8 +5,9 @@ import NIOCore
 import NIOPosix
 import UnifiedCache
 
-/// The entry point: configuration from the environment, the hub, the routes, and a graceful stop (SIGTERM or
-/// SIGINT end the server; then the hub ends every session and closes its connections).
+/// The entry point: configuration from the environment, the hub (one replica, or one of a fleet sharing a Redis),
+/// the routes, and a graceful stop (SIGTERM or SIGINT end the server; then the hub ends every session and closes its
+/// connections, Redis's included).
 @main
 struct BFFMain {
     static func main() async throws {
@@ -21,10 +22,7 @@ struct BFFMain {
             _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
         let hub = try CacheHub(
-            configuration: .init(
-                restBaseURL: configuration.upstream,
-                graphQLEndpoint: configuration.upstream + "/graphql"
-            ),
+            configuration: configuration.hub(environment: environment),
             settings: SettingsStore(environment: environment)
         )
         let verificationClient = try CurlHTTPClient()
@@ -42,7 +40,9 @@ struct BFFMain {
                 // One line on stdout once the socket listens (scripts read the port from it when PORT=0).
                 let port = channel.localAddress?.port ?? configuration.port
                 let cache = configuration.cacheEnabled ? "on" : "off"
-                let line = "HUMMINGBIRD_BFF_READY url=http://\(configuration.host):\(port) cache=\(cache)\n"
+                let fleet = hub.replicationStatistics == nil ? "off" : "redis"
+                let line =
+                    "HUMMINGBIRD_BFF_READY url=http://\(configuration.host):\(port) cache=\(cache) fleet=\(fleet)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger

@@ -1,0 +1,103 @@
+# Sourced by example-smoke.sh (its helpers: check, fetch, json, poll, counters_of, …): the fleet part of the smoke
+# test. A real redis-server with a password, two replicas A and B of the example on two ports with the same
+# UCACHE_REDIS_URL and UCACHE_REPLICATION_SECRET, one fixture tenant behind both; every check over real HTTP.
+# Replication and the second level's writes are asynchronous: what must propagate is polled with a bound
+# (PROPAGATION seconds), never waited for with a fixed sleep.
+
+PROPAGATION="${SMOKE_PROPAGATION_SECONDS:-20}"
+FLEET_TENANT="fleet$$"
+FLEET_UPSTREAM="$FIXTURE_URL/t/$FLEET_TENANT"
+start_redis
+start_replica A "$FLEET_UPSTREAM"
+start_replica B "$FLEET_UPSTREAM"
+echo "fixture tenant $FLEET_TENANT, redis 127.0.0.1:$REDIS_PORT (with a password), A $A_URL, B $B_URL"
+
+# The frontend's session cookie, carried to whichever replica the load balancer picks.
+SESSION=(-H "Authorization: Bearer token-alice" -H "X-Session-ID: browser-1")
+fleet_counters() { counters_of "$FLEET_UPSTREAM"; }
+# data_fetches: REST account lists and GraphQL balance queries the fixture answered (the dashboard's two reads; the
+# token verification's GET /api/profile, once per token and replica, is not one of them).
+data_fetches() { fleet_counters | json "d['routes'].get('GET /api/accounts', 0) + d['operations'].get('AccountBalances', 0)"; }
+# metric URL NAME: the sum of NAME's samples in the replica's /metrics (0 when absent).
+metric() { fetch "$1/metrics" | awk -v name="$2" '$1 == name || index($1, name "{") == 1 { sum += $2 } END { print sum + 0 }'; }
+health_is() { [[ "$(fetch "$1/health")" == "$2" ]]; }
+links_up() { health_is "$1" "ok replication=up second_level=up"; }
+links_down() { [[ "$(fetch "$1/health")" =~ ^ok\ replication=(reconnecting|connecting)\ second_level=reconnecting$ ]]; }
+dashboard() { fetch "${SESSION[@]}" "$1/dashboard"; }
+balance_on() { dashboard "$1" | balance_of 101 2>/dev/null; }
+# fetches_grow_on URL BEFORE: a dashboard on URL reaches the upstream (its cache no longer holds the session).
+fetches_grow_on() { dashboard "$1" >/dev/null; [ "$(data_fetches)" -gt "$2" ]; }
+# settled_on URL: two dashboards on URL in a row leave the upstream untouched (served from its memory).
+settled_on() {
+  dashboard "$1" >/dev/null
+  local before; before=$(data_fetches)
+  dashboard "$1" >/dev/null
+  [ "$(data_fetches)" = "$before" ]
+}
+
+check "fleet: A and B report both Redis links up on /health" poll "$PROPAGATION" eval 'links_up "$A_URL" && links_up "$B_URL"'
+check "fleet: /metrics shows the replication and L2 series, links up" \
+  test "$(metric "$A_URL" ucache_replication_link_up) $(metric "$A_URL" ucache_l2_up)" = "1 1"
+
+# 1. A fetches the dashboard; B's first read of the same session comes from the shared second level.
+on_a=$(dashboard "$A_URL")
+check "fleet: A's first dashboard fetched REST and GraphQL once each" test "$(data_fetches)" = 2
+check "fleet: A sent both answers to the second level" poll "$PROPAGATION" eval '[ "$(metric "$A_URL" ucache_l2_writes_total)" -ge 2 ]'
+before_b=$(data_fetches)
+on_b=$(dashboard "$B_URL")
+check "fleet: B answers the same dashboard" test "$(canonical <<<"$on_b")" = "$(canonical <<<"$on_a")"
+check "fleet: B's first dashboard came from L2: fixture counters unchanged" test "$(data_fetches)" = "$before_b"
+check "fleet: B counted two L2 hits" test "$(metric "$B_URL" ucache_l2_hits_total)" -ge 2
+
+# 2. A payment on A changes what B answers.
+payment=$(fetch "${SESSION[@]}" -H 'Content-Type: application/json' \
+  -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":10}' "$A_URL/payments")
+check "fleet: the payment on A answers the new balance" test "$(json "float(d['balance'])" <<<"$payment")" = 2490.0
+check "fleet: B's dashboard shows the payment made on A" poll "$PROPAGATION" eval '[ "$(balance_on "$B_URL")" = 2490.0 ]'
+check "fleet: A's dashboard shows it too" test "$(balance_on "$A_URL")" = 2490.0
+check "fleet: B applied A's clears" test "$(metric "$B_URL" ucache_replication_applied_total)" -ge 1
+
+# 3. A logout on A ends the session on B: B no longer serves it from memory, it fetches afresh.
+check "fleet: B serves the session from memory before the logout" poll "$PROPAGATION" settled_on "$B_URL"
+before_logout=$(data_fetches)
+ended_on_b=$(metric "$B_URL" 'ucache_sessions_ended_total{reason="logout"}')
+check "fleet: logout on A answers 204" test "$(status_of -X POST "${SESSION[@]}" "$A_URL/logout")" = 204
+check "fleet: after the logout on A, B refetches the session's dashboard" \
+  poll "$PROPAGATION" fetches_grow_on "$B_URL" "$before_logout"
+check "fleet: B counted the session ended by logout" \
+  test "$(metric "$B_URL" 'ucache_sessions_ended_total{reason="logout"}')" -gt "$ended_on_b"
+
+# 4. Redis killed: both replicas keep answering, from memory and the upstream, without an error.
+kill_redis
+check "fleet: with Redis killed, /health still answers 200 on both and reports the links reconnecting" \
+  poll "$PROPAGATION" eval 'links_down "$A_URL" && links_down "$B_URL"'
+outage_errors=0
+for round in $(seq 1 10); do
+  for url in "$A_URL" "$B_URL"; do
+    [ "$(status_of "${SESSION[@]}" "$url/dashboard")" = 200 ] || outage_errors=$((outage_errors + 1))
+    # A session neither replica holds: a miss in memory and in the (unreachable) second level, fetched upstream.
+    [ "$(status_of -H "Authorization: Bearer token-bob" -H "X-Session-ID: outage-$round" "$url/dashboard")" = 200 ] \
+      || outage_errors=$((outage_errors + 1))
+  done
+done
+[ "$(status_of -X POST "${SESSION[@]}" "$A_URL/logout")" = 204 ] || outage_errors=$((outage_errors + 1))
+check "fleet: with Redis killed, 41 requests to A and B (dashboards, new sessions, a logout): 0 errors" \
+  test "$outage_errors" = 0
+check "fleet: with Redis killed, B still shows the right balance" test "$(balance_on "$B_URL")" = 2490.0
+
+# 5. Redis back on the same port: both replicas reconnect by themselves; a logout on A reaches B again.
+start_redis
+check "fleet: Redis back, A and B report both links up again" \
+  poll "$((PROPAGATION * 2))" eval 'links_up "$A_URL" && links_up "$B_URL"'
+check "fleet: B counted the gap and dropped what it held (it missed messages)" \
+  test "$(metric "$B_URL" ucache_replication_gaps_recovered_total)" -ge 2
+check "fleet: B serves the session from memory again" poll "$PROPAGATION" settled_on "$B_URL"
+before_logout=$(data_fetches)
+check "fleet: logout on A after the outage answers 204" test "$(status_of -X POST "${SESSION[@]}" "$A_URL/logout")" = 204
+check "fleet: after Redis came back, a logout on A reaches B (B refetches)" \
+  poll "$PROPAGATION" fetches_grow_on "$B_URL" "$before_logout"
+
+stop_replicas
+check "fleet: both replicas stopped gracefully on SIGTERM" \
+  eval 'grep -q HUMMINGBIRD_BFF_STOPPED "$SERVER_LOGS/A.out" && grep -q HUMMINGBIRD_BFF_STOPPED "$SERVER_LOGS/B.out"'
+stop_redis
