@@ -8,6 +8,11 @@ PROPAGATION="${SMOKE_PROPAGATION_SECONDS:-20}"
 FLEET_TENANT="fleet$$"
 FLEET_UPSTREAM="$FIXTURE_URL/t/$FLEET_TENANT"
 start_redis
+# A Redis URL without the fleet secret: the replica refuses to start (it would miss the other replicas' logouts).
+no_secret=$(UCACHE_FIXTURE_URL="$FLEET_UPSTREAM" PORT=0 UCACHE_REDIS_URL="$REDIS_URL" \
+  timeout 60 env -u UCACHE_REPLICATION_SECRET -u UCACHE_L2_SECRET "$BFF_BIN" 2>&1 >/dev/null && echo "started" || true)
+check "fleet: a replica with UCACHE_REDIS_URL but no fleet secret refuses to start, naming the variable" \
+  grep -q "set UCACHE_REPLICATION_SECRET" <<<"$no_secret"
 start_replica A "$FLEET_UPSTREAM"
 start_replica B "$FLEET_UPSTREAM"
 echo "fixture tenant $FLEET_TENANT, redis 127.0.0.1:$REDIS_PORT (with a password), A $A_URL, B $B_URL"
