@@ -17,8 +17,7 @@ start_replica A "$FLEET_UPSTREAM"
 start_replica B "$FLEET_UPSTREAM"
 echo "fixture tenant $FLEET_TENANT, redis 127.0.0.1:$REDIS_PORT (with a password), A $A_URL, B $B_URL"
 
-# The frontend's session cookie, carried to whichever replica the load balancer picks.
-SESSION=(-H "Authorization: Bearer token-alice" -H "X-Session-ID: browser-1")
+# SESSION: the frontend's session cookie, carried to whichever replica the load balancer picks (set below).
 fleet_counters() { counters_of "$FLEET_UPSTREAM"; }
 # data_fetches: REST account lists and GraphQL balance queries the fixture answered (the dashboard's two reads; the
 # token verification's GET /api/profile, once per token and replica, is not one of them).
@@ -44,15 +43,32 @@ check "fleet: A and B report both Redis links up on /health" poll "$PROPAGATION"
 check "fleet: /metrics shows the replication and L2 series, links up" \
   test "$(metric "$A_URL" ucache_replication_link_up) $(metric "$A_URL" ucache_l2_up)" = "1 1"
 
-# 1. A fetches the dashboard; B's first read of the same session comes from the shared second level.
-on_a=$(dashboard "$A_URL")
-check "fleet: A's first dashboard fetched REST and GraphQL once each" test "$(data_fetches)" = 2
-check "fleet: A sent both answers to the second level" poll "$PROPAGATION" eval '[ "$(metric "$A_URL" ucache_l2_writes_total)" -ge 2 ]'
-before_b=$(data_fetches)
-on_b=$(dashboard "$B_URL")
+# 1. A fetches the dashboard; B's first read of the same session comes from the shared second level. An L2 read has
+# a 5 ms deadline: on a loaded machine one may pass it (counted in ucache_l2_timeouts_total and served from the
+# upstream, as designed); only then is the round tried again with a new session, at most 5 times.
+for attempt in 1 2 3 4 5; do
+  SESSION=(-H "Authorization: Bearer token-alice" -H "X-Session-ID: browser-$attempt")
+  before_a=$(data_fetches)
+  on_a=$(dashboard "$A_URL")
+  fetched_by_a=$(($(data_fetches) - before_a))
+  poll "$PROPAGATION" eval '[ "$(metric "$A_URL" ucache_l2_writes_total)" -ge $((2 * attempt)) ]' && written=yes || written=no
+  before_b=$(data_fetches)
+  l2_hits_before=$(metric "$B_URL" ucache_l2_hits_total)
+  on_b=$(dashboard "$B_URL")
+  fetched_by_b=$(($(data_fetches) - before_b))
+  l2_hits_on_b=$(($(metric "$B_URL" ucache_l2_hits_total) - l2_hits_before))
+  [ "$fetched_by_b" = 0 ] && break
+  # A read that timed out on A leaves nothing to write (no generation read); one on B goes upstream.
+  l2_timeouts=$(($(metric "$A_URL" ucache_l2_timeouts_total) + $(metric "$B_URL" ucache_l2_timeouts_total)))
+  [ "$l2_timeouts" -gt "${l2_timeouts_seen:-0}" ] || break
+  l2_timeouts_seen=$l2_timeouts
+  echo "note: an L2 read passed its 5 ms deadline (attempt $attempt, $l2_timeouts so far); again with a new session"
+done
+check "fleet: A's first dashboard fetched REST and GraphQL once each" test "$fetched_by_a" = 2
+check "fleet: A sent both answers to the second level" test "$written" = yes
 check "fleet: B answers the same dashboard" test "$(canonical <<<"$on_b")" = "$(canonical <<<"$on_a")"
-check "fleet: B's first dashboard came from L2: fixture counters unchanged" test "$(data_fetches)" = "$before_b"
-check "fleet: B counted two L2 hits" test "$(metric "$B_URL" ucache_l2_hits_total)" -ge 2
+check "fleet: B's first dashboard came from L2: fixture counters unchanged" test "$fetched_by_b" = 0
+check "fleet: B counted two L2 hits" test "$l2_hits_on_b" = 2
 
 # 2. A payment on A changes what B answers.
 payment=$(fetch "${SESSION[@]}" -H 'Content-Type: application/json' \
@@ -102,6 +118,13 @@ check "fleet: logout on A after the outage answers 204" test "$(status_of -X POS
 check "fleet: after Redis came back, a logout on A reaches B (B refetches)" \
   poll "$PROPAGATION" fetches_grow_on "$B_URL" "$before_logout"
 
+if [ "$failed" != 0 ]; then
+  for replica in A B; do
+    url_variable="${replica}_URL"
+    echo "--- replica $replica's Redis series"
+    fetch "${!url_variable}/metrics" | grep -E '^ucache_(l2|replication)_' || true
+  done
+fi
 stop_replicas
 check "fleet: both replicas stopped gracefully on SIGTERM" \
   eval 'grep -q HUMMINGBIRD_BFF_STOPPED "$SERVER_LOGS/A.out" && grep -q HUMMINGBIRD_BFF_STOPPED "$SERVER_LOGS/B.out"'
