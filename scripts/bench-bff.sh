@@ -91,7 +91,7 @@ run() { # run MODE [REPLICAS]: one wrk run against fresh BFFs (one, or a fleet s
   local l1 l2 per_tick=$((1000000 / $(getconf CLK_TCK)))
   l1=$(rate $(($6 - $1)) $(($7 - $2)))
   l2=$([ "$replicas" = 1 ] && echo n/a || rate $(($8 - $3)) $(($9 - $4)))
-  printf '%-9s %s l1_hit_rate=%s l2_hit_rate=%s l2_hits=%d upstream_requests=%d upstream_per_dashboard=%.4f' \
+  printf '%-9s %s l1_hit_rate=%s l2_hit_rate=%s l2_hits=%d upstream_requests=%d upstream_per_dashboard=%.5f' \
     "$label" "${result#BENCH }" "$l1" "$l2" $(($8 - $3)) "$((after - before))" \
     "$(awk -v u="$((after - before))" -v r="$requests" 'BEGIN { print u / r }')"
   printf ' bff_cpu_us_per_request=%d' "$(((ticks_after - ticks_before) * per_tick / requests))"
