@@ -24,6 +24,7 @@ BFF_BIN="$EXAMPLE/.build/release/HummingbirdBFF"
 # shellcheck source=lib/bff-servers.sh
 source "$ROOT/scripts/lib/bff-servers.sh"
 trap stop_servers EXIT
+trap 'exit 130' INT TERM
 start_fixture
 
 # cpu_ticks PID: user + system clock ticks the process has used so far.

@@ -41,6 +41,7 @@ finish() {
   stop_servers
 }
 trap 'finish $?' EXIT
+trap 'exit 130' INT TERM  # a signal ends the script through the EXIT trap too
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 fetch() { curl -fsS --max-time 20 "$@" || echo "{}"; }  # a failed call fails the checks that read it, not the script
 counters_of() { fetch "$1/__control/counters"; }
