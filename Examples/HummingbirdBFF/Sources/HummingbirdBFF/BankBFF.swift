@@ -43,7 +43,7 @@ struct BankBFF: Sendable {
         let link =
             switch replication.linkState {
             case .subscribed: "up"
-            case .connecting: "connecting"
+            case .connecting: replication.disconnections == 0 ? "connecting" : "reconnecting"
             case .disconnected: "reconnecting"
             case .stopped: "stopped"
             }
