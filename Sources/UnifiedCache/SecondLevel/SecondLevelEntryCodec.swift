@@ -13,10 +13,8 @@ import RESTCache
 /// another magic or version, a truncated field, bytes left over, invalid UTF-8 — makes the value unreadable,
 /// which the caches count and treat as a miss.
 ///
-/// Encryption of values is not built in. It would go here: seal the encoded bytes (e.g. AES-GCM or the
-/// replication secret's encrypt-then-MAC, with a key derived from ``SecondLevelSecret``) after ``encode(_:)`` and
-/// open them before ``decode(_:)``, with the entry's key name as associated data so a value cannot be moved to
-/// another name.
+/// These bytes never reach the store as they are: the front seals them (``SecondLevelSealing``: AES-256-GCM, bound
+/// to the key, namespace, kind and generation) after ``encode(_:)`` and opens them before ``decode(_:)``.
 enum SecondLevelEntryCodec {
     static let magic: [UInt8] = Array("UC2L".utf8)
     static let version: UInt8 = 1

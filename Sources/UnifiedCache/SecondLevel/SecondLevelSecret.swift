@@ -31,8 +31,19 @@ public struct SecondLevelSecret: Sendable {
     }
 
     init(ring: FleetKeyRing) {
+        self.init(ring: ring, naming: ring.current)
+    }
+
+    /// Names derived from `key` (one of the ring's) instead of the current key.
+    private init(ring: FleetKeyRing, naming key: FleetKeyRing.Key) {
         self.ring = ring
-        names = HMACKey(key: ring.current.derivedKey("ucache second level names v2"))
+        names = HMACKey(key: key.derivedKey("ucache second level names v2"))
+    }
+
+    /// The secret naming with each key of the ring, current first: clears reach the names every key gives, so a
+    /// replica still naming with another key of a rotation never reads what a clear here dropped.
+    var everyKey: [SecondLevelSecret] {
+        [self] + ring.keys.dropFirst().map { SecondLevelSecret(ring: ring, naming: $0) }
     }
 
     /// The secret from `UCACHE_L2_SECRET`, else from `UCACHE_REPLICATION_SECRET`; nil when neither is set.
