@@ -138,7 +138,7 @@ final class SecondLevelFront: Sendable {
             timeToLive: timeToLive, tags: tags)
     }
 
-    private func binding(_ key: SecondLevelKey, _ kind: SecondLevelNames.Kind, _ generation: SecondLevelGeneration)
+    func binding(_ key: SecondLevelKey, _ kind: SecondLevelNames.Kind, _ generation: SecondLevelGeneration)
         -> SecondLevelSealing.Binding
     {
         SecondLevelSealing.Binding(

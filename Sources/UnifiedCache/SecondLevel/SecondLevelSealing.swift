@@ -49,7 +49,7 @@ package final class SecondLevelSealing: Sendable {
     }
 
     /// Why a value was refused (the `reason` label of `ucache_l2_rejected_total`).
-    package enum Refusal: String, Sendable, CaseIterable {
+    package enum Refusal: String, Error, Sendable, CaseIterable {
         /// Not a sealed value of this version (a plaintext value of an earlier release, truncated, another magic).
         case format
         /// Sealed by a key this ring does not hold, altered, forged, or moved from where it was written.
