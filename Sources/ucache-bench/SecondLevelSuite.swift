@@ -179,7 +179,9 @@ struct SecondLevelSuite: BenchSuite {
                 let value = sealing.seal(plaintext, for: binding)
                 seal.append(monotonicNanoseconds() - begin)
                 begin = monotonicNanoseconds()
-                guard case .success = sealing.open(value, for: binding) else { throw BenchError("a value did not open") }
+                guard case .success = sealing.open(value, for: binding) else {
+                    throw BenchError("a value did not open")
+                }
                 open.append(monotonicNanoseconds() - begin)
             }
             for (name, samples) in [("seal", seal), ("open", open)] {

@@ -1,7 +1,7 @@
 import CacheCore
 import FixtureSupport
-import RESTCache
 import Foundation
+import RESTCache
 import Testing
 
 @testable import RedisReplication
@@ -40,17 +40,18 @@ struct SecondLevelAttackTests {
     func copiedToTheSharedNamespace() async throws {
         let harness = try await SecondLevelHarness("l2-attack-shared")
         defer { Task { await harness.shutdown() } }
-        let aliceIDs = try await harness.session(harness.a, .alice).answer(accounts)
+        let alice = try await harness.session(harness.a, .alice).answer(accounts)
         try await harness.waitForWrites(harness.a, 1)
         let attacker = try RedisAttacker(harness)
         let aliceValue = try #require(try attacker.valueKeys().first)
 
-        let sharedKey = try attacker.valueKey(of: .shared, accounts.key, in: harness.b)
-        try attacker.copy(aliceValue, to: sharedKey)
-        let answer = try await harness.session(harness.b, .bob).answer(AccountIDs(isShared: true))
+        // A shared read under the same L1 key: accounts have names, so alice's would even decode as flags.
+        let shared = SharedNames(key: accounts.key)
+        try attacker.copy(aliceValue, to: try attacker.valueKey(of: .shared, shared.key, in: harness.b))
+        let answer = try await harness.session(harness.b, .bob).rest.performWithSource(with: shared).get()
 
         #expect(answer.source == .network)
-        #expect(answer.ids != aliceIDs.ids)
+        #expect(Set(answer.data.map(\.name)).isDisjoint(with: alice.names))
         #expect(harness.b.secondLevelStatistics?.rejected.unauthentic == 1)
     }
 
@@ -124,7 +125,7 @@ struct SecondLevelAttackTests {
         let harness = try await SecondLevelHarness("l2-attack-forge")
         defer { Task { await harness.shutdown() } }
         let attacker = try RedisAttacker(harness)
-        let shared = AccountIDs(isShared: true)
+        let shared = SharedNames(key: "featureFlags.all")
         let key = try attacker.valueKey(of: .shared, shared.key, in: harness.b)
         let keyID = try #require(harness.b.secondLevel?.configuration.secret.ring.current.id)
         let header = SecondLevelSealing.magic + [SecondLevelSealing.version] + keyID + Array(repeating: 7, count: 24)
@@ -135,11 +136,14 @@ struct SecondLevelAttackTests {
 
         for forgery in forgeries {
             try attacker.set(key, forgery.value)
-            #expect(try await harness.session(forgery.hub, .carol).answer(shared).source == .network)
+            let answer = try await harness.session(forgery.hub, .carol).rest.performWithSource(with: shared).get()
+            #expect(answer.source == .network)
+            try await harness.waitForWrites(forgery.hub, 1)  // the fresh answer replaced the forgery
         }
 
         #expect(harness.a.secondLevelStatistics?.rejected.format == 1)
         #expect(harness.b.secondLevelStatistics?.rejected.unauthentic == 1)
+        #expect(try await harness.counters().route("GET /api/feature-flags") == 2)
     }
 
     @Test("an oversize value is refused before any cryptography, even one sealed with the fleet's key")
@@ -183,21 +187,32 @@ struct SecondLevelAttackTests {
     }
 }
 
-/// `GET /api/accounts`, keeping only the account ids (whose they are is the point).
+/// `GET /api/accounts`, keeping only the account ids and names (whose they are is the point).
 struct AccountIDs: RequestType {
-    struct Account: Decodable, Sendable { var id: String }
+    struct Account: Decodable, Sendable {
+        var id: String
+        var name: String
+    }
     typealias Response = [Account]
-    var isShared = false
     var path: String { "/api/accounts" }
     var key: String { "accountSummary.list" }
-    var cache: RequestCache? { RequestCache(key: key, timeout: .seconds(600), isShared: isShared) }
+    var cache: RequestCache? { RequestCache(key: key, timeout: .seconds(600)) }
+}
+
+/// `GET /api/feature-flags` (public) in the shared scope under a key of the caller's choosing: only the names.
+struct SharedNames: RequestType {
+    struct Named: Decodable, Sendable { var name: String }
+    typealias Response = [Named]
+    var key: String
+    var path: String { "/api/feature-flags" }
+    var cache: RequestCache? { RequestCache(key: key, timeout: .seconds(600), isShared: true) }
 }
 
 extension CacheSession {
-    /// The account ids of a read and where they came from.
-    func answer(_ request: AccountIDs) async throws -> (ids: [String], source: ResponseSource) {
+    /// The account ids and names of a read and where they came from.
+    func answer(_ request: AccountIDs) async throws -> (ids: [String], names: Set<String>, source: ResponseSource) {
         let answer = try await rest.performWithSource(with: request).get()
-        return (answer.data.map(\.id), answer.source)
+        return (answer.data.map(\.id), Set(answer.data.map(\.name)), answer.source)
     }
 }
 
