@@ -33,7 +33,14 @@ struct SecondLevelAttackTests {
         #expect(answer.ids != aliceIDs.ids)
         #expect(harness.b.secondLevelStatistics?.rejected.unauthentic == 1)
         #expect(harness.b.secondLevelStatistics?.hits == 0)
+        #expect(harness.b.secondLevelStatistics?.misses == 1)
         #expect(try await harness.counters().route("GET /api/accounts") == 2)
+        let text = harness.b.metricsText()
+        #expect(text.contains("ucache_l2_rejected_total{reason=\"unauthentic\"} 1\n"))
+        #expect(text.contains("ucache_l2_rejected_total{reason=\"format\"} 0\n"))
+        let json = try JSONSerialization.jsonObject(with: harness.b.metricsJSON()) as? [String: Any]
+        let rejected = (json?["secondLevel"] as? [String: Any])?["rejected"] as? [String: Int]
+        #expect(rejected == ["format": 0, "unauthentic": 1, "oversize": 0, "rollback": 0])
     }
 
     @Test("alice's value copied into the shared namespace is refused for every user")
