@@ -1,8 +1,9 @@
 import CacheCrypto
 
-/// The fleet secret the second level derives its names from: every namespace, entry and tag name sent to the store
-/// is a keyed hash (HMAC-SHA256) under a key derived from it, so the store never sees a session id, principal,
-/// cache key, account id or record key, and names cannot be guessed from short ids without the secret.
+/// The fleet secret the second level derives its names and value keys from: every namespace, entry and tag name sent
+/// to the store is a keyed hash (HMAC-SHA256) under a key derived from it, so the store never sees a session id,
+/// principal, cache key, account id or record key, and names cannot be guessed from short ids without the secret;
+/// every value is sealed (AES-256-GCM) under a per-process key derived from it (`SecondLevelSealing`).
 ///
 /// The same on every replica of the fleet: at least 32 random bytes written `base64:…` or `hex:…`, a
 /// comma-separated list (current first) during a rotation. It may be the replication secret's keys: the second
