@@ -50,6 +50,14 @@ public protocol SecondLevelStore: Sendable {
 
     /// Stops the store's I/O; reads answer ``SecondLevelRead/unavailable(_:)`` afterwards.
     func shutdown() async
+
+    /// What tells this store's keys apart from another's in the same back end (for Redis, the key prefix). The
+    /// caches bind every value they seal to it, so a value copied between two fleets' prefixes does not open.
+    var keyPrefix: String { get }
+
+    /// The largest value the store keeps. A read that returns more was not written by a replica: the caches refuse
+    /// it before any decryption or decoding.
+    var maximumValueBytes: Int { get }
 }
 
 /// A namespace of the second level: one per session (derived from its scope) or the shared one. Opaque to the

@@ -33,6 +33,12 @@ public final class RedisSecondLevelStore: SecondLevelStore {
     /// Where it connects (print its `description`, which hides the password).
     public var configuration: RedisSecondLevelConfiguration { loop.configuration }
 
+    /// ``RedisSecondLevelConfiguration/keyPrefix``: every value is bound to it.
+    public var keyPrefix: String { loop.configuration.keyPrefix }
+
+    /// ``RedisSecondLevelConfiguration/maxValueBytes``: larger values are neither stored nor accepted on a read.
+    public var maximumValueBytes: Int { loop.configuration.maxValueBytes }
+
     public func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {
         await loop.read(key, deadline: deadline)
     }

@@ -20,7 +20,7 @@ struct SecondLevelSuite: BenchSuite {
         B's first query (L2 hit merged into the normalized store), B again (store hit), a hub without L2 (upstream).
         Then a cold replica's hit rate over a workload of --sessions (default 200) × --routes (default 20)
         entries, each read twice in a shuffled order, after replica A ran it once: a new hub with the second level
-        vs a new hub without.
+        vs a new hub without. Last, sealing alone: seal and open of a 1 KB and a 16 KB value, in µs per KB.
         """
 
     private struct FlagsRequest: RequestType {
@@ -94,6 +94,7 @@ struct SecondLevelSuite: BenchSuite {
             }
             rates.append(Double(hits) / Double(order.count))
         }
+        let sealingRows = try Self.sealingRows()
         let statistics = b.secondLevelStatistics
         let fill = a.secondLevelStatistics
         for hub in [a, b, island, cold, coldIsland] { await hub.shutdown() }
@@ -110,7 +111,7 @@ struct SecondLevelSuite: BenchSuite {
                 Self.row("GraphQL upstream fetch, no L2 (µs)", graphQL.upstream),
                 .init(name: "cold replica, warm L2", values: ["hit rate": rates[0]]),
                 .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
-            ],
+            ] + sealingRows,
             notes: [
                 "Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"); read deadline 5 ms.",
                 "\(notServedFromL2) of \(reads) L2 reads were not hits; B's store: \(statistics?.store.timeouts ?? 0) "
@@ -158,6 +159,41 @@ struct SecondLevelSuite: BenchSuite {
             begin = monotonicNanoseconds()
             try await query(onIsland[index])
             rows.upstream.append(monotonicNanoseconds() - begin)
+        }
+        return rows
+    }
+
+    /// Sealing and opening alone (AES-256-GCM under the per-process key, associated data built per value), per KB
+    /// of a 1 KB and a 16 KB value.
+    private static func sealingRows() throws -> [BenchReport.Row] {
+        let sealing = SecondLevelSealing(secret: try SecondLevelSecret((0..<32).map { UInt8($0) }))
+        let binding = SecondLevelSealing.Binding(
+            keyPrefix: "ucache:l2:", namespace: "bc9Xq0bXNNS1y0wAIwXRsg", kind: "rest", name: "Sb5HOBVEOXrXpSetPCq4YQ",
+            generation: "0.0")
+        var rows: [BenchReport.Row] = []
+        for kilobytes in [1, 16] {
+            let plaintext = [UInt8](repeating: 0x5A, count: kilobytes * 1024)
+            var (seal, open) = (Samples(), Samples())
+            for _ in 0..<5_000 {
+                var begin = monotonicNanoseconds()
+                let value = sealing.seal(plaintext, for: binding)
+                seal.append(monotonicNanoseconds() - begin)
+                begin = monotonicNanoseconds()
+                guard case .success = sealing.open(value, for: binding) else {
+                    throw BenchError("a value did not open")
+                }
+                open.append(monotonicNanoseconds() - begin)
+            }
+            for (name, samples) in [("seal", seal), ("open", open)] {
+                let perKB = 1000 * Double(kilobytes)
+                rows.append(
+                    .init(
+                        name: "\(name) a \(kilobytes) KB value (µs per KB)",
+                        values: [
+                            "p50": samples.percentile(0.5) / perKB, "p99": samples.percentile(0.99) / perKB,
+                            "max": samples.percentile(1.0) / perKB,
+                        ]))
+            }
         }
         return rows
     }

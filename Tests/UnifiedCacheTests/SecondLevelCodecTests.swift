@@ -110,8 +110,9 @@ struct SecondLevelNamesTests {
         let scope = CacheScope.session("12:session-alice|alice@example.com")
         let key = Self.names.key(.rest, "accounts.acc-123456.balance", in: scope)
         let tags = [
-            Self.names.tag(.account("acc-123456")), Self.names.tag(.entity("Account:acc-123456")),
-            Self.names.tag(.domain("balances")),
+            Self.names.tag(.account("acc-123456"), in: key.namespace),
+            Self.names.tag(.entity("Account:acc-123456"), in: key.namespace),
+            Self.names.tag(.domain("balances"), in: key.namespace),
         ]
         for text in [key.namespace.name, key.name] + tags.map(\.name) {
             for secret in ["session-alice", "alice", "example.com", "acc-123456", "balances", "Account"] {

@@ -22,6 +22,7 @@ struct SecondLevelHarness {
     init(
         _ label: String, redisURL: String? = nil, replicating: Bool = false,
         readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
+        secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
         settings: @Sendable () throws -> SettingsStore = { try SettingsStore() }
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
@@ -31,10 +32,10 @@ struct SecondLevelHarness {
         let unique = "\(label):\(UUID().uuidString.prefix(8))"
         a = try Self.hub(
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
-            settings: try settings())
+            settings: try settings(), secret: secrets?.a)
         b = try Self.hub(
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
-            settings: try settings())
+            settings: try settings(), secret: secrets?.b)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -48,7 +49,7 @@ struct SecondLevelHarness {
 
     static func hub(
         tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
-        deadline: Duration, settings: SettingsStore
+        deadline: Duration, settings: SettingsStore, secret: SecondLevelSecret? = nil
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
@@ -66,7 +67,7 @@ struct SecondLevelHarness {
             bus.maximumBackoff = .milliseconds(200)
             replication = ReplicationConfiguration(
                 transport: RedisReplicationTransport(configuration: bus),
-                secret: try ReplicationSecret(Array(secret.utf8)))
+                secret: try ReplicationSecret(Array(Self.secret.utf8)))
         }
         return try CacheHub(
             configuration: .init(
@@ -76,7 +77,7 @@ struct SecondLevelHarness {
                 replication: replication,
                 secondLevel: SecondLevelConfiguration(
                     store: RedisSecondLevelStore(configuration: storeConfiguration),
-                    secret: try SecondLevelSecret(Array(secret.utf8)),
+                    secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
                     readDeadline: deadline)
             ),
             settings: settings,

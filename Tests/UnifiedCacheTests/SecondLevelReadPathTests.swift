@@ -126,7 +126,7 @@ struct SecondLevelReadPathTests {
         #expect(harness.a.secondLevelStatistics?.store.answeredReads == 1)
     }
 
-    @Test("a corrupt value is a miss, counted, and the network answer replaces it")
+    @Test("a sealed value that does not decode is a miss, counted, and the network answer replaces it")
     func corruptValue() async throws {
         let harness = try await SecondLevelHarness("l2-corrupt")
         defer { Task { await harness.shutdown() } }
@@ -137,11 +137,13 @@ struct SecondLevelReadPathTests {
             Issue.record("the empty second level should answer a miss")
             return
         }
-        front.store.write(Array("garbage".utf8), for: key, generation: generation, timeToLive: .seconds(60), tags: [])
+        front.write(
+            Array("garbage".utf8), kind: .rest, for: key, generation: generation, timeToLive: .seconds(60), tags: [])
         try await harness.waitForWrites(harness.a, 1)
 
         #expect(try await alice.source(of: accounts).source == .network)
         #expect(harness.a.secondLevelStatistics?.unusable == 1)
+        #expect(harness.a.secondLevelStatistics?.rejected.total == 0)
         try await harness.waitForWrites(harness.a, 2)
         #expect(try await harness.session(harness.b, .alice).source(of: accounts).source == .cache)
     }

@@ -39,11 +39,15 @@ extension SecondLevelFront {
         let store = statistics.store
         let counters: [(String, String, Int)] = [
             ("hits", "Second-level reads that found a usable value.", statistics.hits),
-            ("misses", "Second-level reads that found nothing usable (unusable values included).", statistics.misses),
+            (
+                "misses", "Second-level reads that found nothing usable (unusable and rejected values included).",
+                statistics.misses
+            ),
             ("errors", "Second-level reads that failed (disconnected, refused, unreadable answer).", store.errors),
             ("timeouts", "Second-level reads that passed their deadline.", store.timeouts),
             (
-                "unusable", "Values found corrupt, truncated, not decodable or implausibly dated; served as misses.",
+                "unusable",
+                "Values that opened but did not decode, or were implausibly dated; served as misses.",
                 statistics.unusable
             ),
             ("writes", "Values sent to the second level.", store.writes),
@@ -60,6 +64,13 @@ extension SecondLevelFront {
             "\(namespace)_l2_up", help: "1 when the second-level store is connected, else 0.",
             value: store.isConnected ? 1 : 0, into: &text)
         PrometheusSeries.counters(prefix: "\(namespace)_l2", counters, into: &text)
+        let rejected = "\(namespace)_l2_rejected_total"
+        text += "# HELP \(rejected) Values refused before use (never served): format (not sealed, e.g. an earlier "
+        text += "release's), unauthentic (altered, forged or moved), oversize, rollback (a generation set back).\n"
+        text += "# TYPE \(rejected) counter\n"
+        for (reason, count) in statistics.rejected.byReason {
+            text += "\(rejected){reason=\"\(reason)\"} \(count)\n"
+        }
         let latency = "\(namespace)_l2_read_latency_seconds"
         text += "# HELP \(latency) Latency of answered second-level reads.\n# TYPE \(latency) summary\n"
         text += "\(latency)_sum \(Double(store.readLatencyNanoseconds) / 1_000_000_000)\n"
@@ -84,6 +95,8 @@ public struct SecondLevelMetricsDocument: Hashable, Sendable, Codable {
     public var errors: Int
     public var timeouts: Int
     public var unusable: Int
+    /// Values refused before use, by reason.
+    public var rejected: SecondLevelRejections
     public var writes: Int
     public var droppedWrites: Int
     public var clears: Int
@@ -101,6 +114,7 @@ public struct SecondLevelMetricsDocument: Hashable, Sendable, Codable {
         errors = store.errors
         timeouts = store.timeouts
         unusable = statistics.unusable
+        rejected = statistics.rejected
         writes = store.writes
         droppedWrites = store.droppedWrites
         clears = statistics.clears

@@ -14,10 +14,8 @@ import RESTCache
 /// years 1 and 9999, a negative or non-finite timeout — makes the value unreadable, which the caches count and treat
 /// as a miss.
 ///
-/// Encryption of values is not built in. It would go here: seal the encoded bytes (e.g. AES-GCM or the
-/// replication secret's encrypt-then-MAC, with a key derived from ``SecondLevelSecret``) after ``encode(_:)`` and
-/// open them before ``decode(_:)``, with the entry's key name as associated data so a value cannot be moved to
-/// another name.
+/// These bytes never reach the store as they are: the front seals them (``SecondLevelSealing``: AES-256-GCM, bound
+/// to the key, namespace, kind and generation) after ``encode(_:)`` and opens them before ``decode(_:)``.
 enum SecondLevelEntryCodec {
     static let magic: [UInt8] = Array("UC2L".utf8)
     static let version: UInt8 = 1

@@ -9,7 +9,16 @@ import Synchronization
 /// another replica over the replication bus (applied with publishing suppressed) is not applied again.
 final class SecondLevelFront: Sendable {
     let configuration: SecondLevelConfiguration
+    /// Names under the current key: what this replica reads and writes.
     let names: SecondLevelNames
+    /// Names under every key of the ring, current first: what clears reach (see ``SecondLevelSecret``).
+    let namesUnderEveryKey: [SecondLevelNames]
+    /// Seals every value written, opens every value read.
+    let sealing: SecondLevelSealing
+    /// Refuses hits under a generation set back (see ``SecondLevelGenerationGuard``).
+    let generations: SecondLevelGenerationGuard
+    /// The store's key prefix, bound into every value.
+    private let keyPrefix: String
     /// The key prefixes clears name (the domain map's and the invalidation rules'), for tagging entries.
     private let knownPrefixes: @Sendable () -> Set<String>
     private let counters = Mutex(Counters())
@@ -19,11 +28,16 @@ final class SecondLevelFront: Sendable {
     struct Counters {
         var unusable = 0
         var clears = 0
+        var rejected = SecondLevelRejections()
     }
 
     init(configuration: SecondLevelConfiguration, knownPrefixes: @escaping @Sendable () -> Set<String>) {
         self.configuration = configuration
         self.names = SecondLevelNames(secret: configuration.secret)
+        self.namesUnderEveryKey = configuration.secret.everyKey.map(SecondLevelNames.init(secret:))
+        self.sealing = SecondLevelSealing(secret: configuration.secret)
+        self.generations = SecondLevelGenerationGuard(memory: configuration.maximumTimeToLive)
+        self.keyPrefix = configuration.store.keyPrefix
         self.knownPrefixes = knownPrefixes
     }
 
@@ -56,35 +70,80 @@ final class SecondLevelFront: Sendable {
         names.key(kind, cacheKey, in: known.of(scope) ?? names.namespace(of: scope))
     }
 
-    func tags(ofREST metadata: CacheEntryMetadata, key: String) -> [SecondLevelTag] {
-        SecondLevelNames.labels(ofREST: metadata, key: key, knownPrefixes: knownPrefixes()).map(names.tag)
+    func tags(ofREST metadata: CacheEntryMetadata, key: String, in namespace: SecondLevelNamespace)
+        -> [SecondLevelTag]
+    {
+        SecondLevelNames.labels(ofREST: metadata, key: key, knownPrefixes: knownPrefixes()).map {
+            names.tag($0, in: namespace)
+        }
     }
 
     func recordUnusable() {
         counters.withLock { $0.unusable += 1 }
     }
 
-    /// What one read found, decoded: an entry that does not decode is a miss, counted as unusable.
+    func recordRejected(_ refusal: SecondLevelSealing.Refusal) {
+        counters.withLock { $0.rejected.count(refusal) }
+    }
+
+    /// What one read found, opened and decoded: a value refused or not decodable is a miss, counted.
     enum Lookup<Entry> {
         case unavailable
         case miss(SecondLevelGeneration)
         case hit(Entry, SecondLevelGeneration)
     }
 
-    /// Reads `key` with the configured deadline and decodes what it finds.
-    func lookup<Entry>(_ key: SecondLevelKey, decode: ([UInt8]) -> Entry?) async -> Lookup<Entry> {
+    /// Reads `key` with the configured deadline, checks its size (before any cryptography) and generation, opens
+    /// it for where it was read and decodes it. A refused value is a miss, so the fresh answer replaces it; a hit
+    /// under a generation set back is unavailable, so nothing is written under that generation.
+    func lookup<Entry>(
+        _ key: SecondLevelKey, kind: SecondLevelNames.Kind, decode: ([UInt8]) -> Entry?
+    ) async -> Lookup<Entry> {
         switch await store.read(key, deadline: configuration.readDeadline) {
         case .unavailable:
             return .unavailable
         case .miss(let generation):
+            _ = generations.admits(generation, in: key.namespace, isHit: false)
             return .miss(generation)
         case .hit(let bytes, let generation):
-            guard let entry = decode(bytes) else {
-                recordUnusable()
+            guard bytes.count <= store.maximumValueBytes else {
+                recordRejected(.oversize)
                 return .miss(generation)
             }
-            return .hit(entry, generation)
+            guard generations.admits(generation, in: key.namespace, isHit: true) else {
+                recordRejected(.rollback)
+                return .unavailable
+            }
+            switch sealing.open(bytes, for: binding(key, kind, generation)) {
+            case .failure(let refusal):
+                recordRejected(refusal)
+                return .miss(generation)
+            case .success(let plaintext):
+                guard let entry = decode(plaintext) else {
+                    recordUnusable()
+                    return .miss(generation)
+                }
+                return .hit(entry, generation)
+            }
         }
+    }
+
+    /// Seals `plaintext` for `key` in `generation` and queues it.
+    func write(
+        _ plaintext: [UInt8], kind: SecondLevelNames.Kind, for key: SecondLevelKey,
+        generation: SecondLevelGeneration, timeToLive: Duration, tags: [SecondLevelTag]
+    ) {
+        store.write(
+            sealing.seal(plaintext, for: binding(key, kind, generation)), for: key, generation: generation,
+            timeToLive: timeToLive, tags: tags)
+    }
+
+    func binding(_ key: SecondLevelKey, _ kind: SecondLevelNames.Kind, _ generation: SecondLevelGeneration)
+        -> SecondLevelSealing.Binding
+    {
+        SecondLevelSealing.Binding(
+            keyPrefix: keyPrefix, namespace: key.namespace.name, kind: kind.rawValue, name: key.name,
+            generation: generation.token)
     }
 
     /// How long the store keeps an entry stored at `storedAt` that is fresh until `expiresAt` (nil: no expiry).
@@ -95,23 +154,38 @@ final class SecondLevelFront: Sendable {
 
     // MARK: Clears
 
-    /// A whole session (logout, expiry, principal change, clear all): one command, whatever it holds.
+    /// A whole session (logout, expiry, principal change, clear all): one command per key of the ring, whatever
+    /// it holds. Another replica's clear is not applied again, but this replica remembers it (no hit of the old
+    /// generation is trusted after it).
     func clearNamespace(of scope: CacheScope) async {
-        guard !Self.isReplicatedClear else { return }
+        guard !Self.isReplicatedClear else {
+            noteNamespaceCleared(of: scope)
+            return
+        }
         await applyNamespaceClear(of: scope)
     }
 
     /// ``clearNamespace(of:)`` already decided (a session ending decides when it begins).
     func applyNamespaceClear(of scope: CacheScope) async {
         counters.withLock { $0.clears += 1 }
-        await store.clearNamespace(names.namespace(of: scope))
+        noteNamespaceCleared(of: scope)
+        for names in namesUnderEveryKey {
+            await store.clearNamespace(names.namespace(of: scope))
+        }
     }
 
-    /// The entries of `scope` indexed under any of `labels`.
+    /// Another replica cleared the namespace of `scope`: hits of the generation this replica saw are refused now.
+    func noteNamespaceCleared(of scope: CacheScope) {
+        for names in namesUnderEveryKey { generations.cleared(names.namespace(of: scope)) }
+    }
+
+    /// The entries of `scope` indexed under any of `labels`, under every key of the ring.
     func clear(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope) async {
         guard !labels.isEmpty, !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
-        await store.clearTags(labels.map(names.tag), in: names.namespace(of: scope))
+        for (tags, namespace) in tagClears(labels, in: scope) {
+            await store.clearTags(tags, in: namespace)
+        }
     }
 
     /// ``clear(_:in:)`` from code that cannot wait: decided now (a replicated clear is not repeated), applied on a
@@ -119,14 +193,25 @@ final class SecondLevelFront: Sendable {
     func clearInBackground(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope) {
         guard !labels.isEmpty, !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
-        let tags = labels.map(names.tag)
-        let namespace = names.namespace(of: scope)
+        let clears = tagClears(labels, in: scope)
         let store = store
-        _ = pending.start { await store.clearTags(tags, in: namespace) }
+        _ = pending.start {
+            for (tags, namespace) in clears { await store.clearTags(tags, in: namespace) }
+        }
+    }
+
+    private func tagClears(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope)
+        -> [([SecondLevelTag], SecondLevelNamespace)]
+    {
+        namesUnderEveryKey.map { names in
+            let namespace = names.namespace(of: scope)
+            return (labels.map { names.tag($0, in: namespace) }, namespace)
+        }
     }
 
     /// Every namespace of the fleet at once.
     func clearAll() async {
+        generations.clearedAll()
         guard !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
         await store.clearAll()
@@ -136,7 +221,8 @@ final class SecondLevelFront: Sendable {
 
     func statistics() -> SecondLevelCacheStatistics {
         let counted = counters.withLock { $0 }
-        return SecondLevelCacheStatistics(store: store.statistics(), unusable: counted.unusable, clears: counted.clears)
+        return SecondLevelCacheStatistics(
+            store: store.statistics(), unusable: counted.unusable, clears: counted.clears, rejected: counted.rejected)
     }
 }
 
@@ -144,21 +230,60 @@ final class SecondLevelFront: Sendable {
 public struct SecondLevelCacheStatistics: Sendable, Equatable {
     /// The store's counters (reads, writes, bytes, latency, connection).
     public var store: SecondLevelStatistics
-    /// Values found that could not be used — corrupt, truncated, of another format version, a body that no longer
-    /// decodes as the request's type, or a time no replica could have written (not a date between years 1 and 9999,
-    /// or a stored-at time far from this replica's clock). Each was treated as a miss.
+    /// Values that opened but could not be used — of another encoding version, a body that no longer decodes as the
+    /// request's type, or a time no replica could have written (not a date between years 1 and 9999, or a stored-at
+    /// time far from this replica's clock). Each was treated as a miss.
     public var unusable: Int
     /// Clears this replica applied to the second level (clears received from other replicas are not repeated).
     public var clears: Int
+    /// Values refused before use — oversize, not sealed, altered, forged, moved, or under a generation set back.
+    /// Each was treated as a miss, never served.
+    public var rejected: SecondLevelRejections
 
-    public init(store: SecondLevelStatistics, unusable: Int = 0, clears: Int = 0) {
+    public init(
+        store: SecondLevelStatistics, unusable: Int = 0, clears: Int = 0,
+        rejected: SecondLevelRejections = SecondLevelRejections()
+    ) {
         self.store = store
         self.unusable = unusable
         self.clears = clears
+        self.rejected = rejected
     }
 
     /// Reads that found a usable value.
-    public var hits: Int { max(0, store.hits - unusable) }
-    /// Reads that found nothing usable (unusable values included).
-    public var misses: Int { store.misses + min(unusable, store.hits) }
+    public var hits: Int { max(0, store.hits - unusable - rejected.total) }
+    /// Reads that found nothing usable (unusable and rejected values included).
+    public var misses: Int { store.misses + min(unusable + rejected.total, store.hits) }
+}
+
+/// Second-level values refused, by reason (the `reason` label of `ucache_l2_rejected_total`).
+public struct SecondLevelRejections: Sendable, Equatable, Codable, Hashable {
+    /// Not a sealed value of this format: a plaintext value of an earlier release, truncated, or random bytes.
+    public var format = 0
+    /// Sealed under a key the ring does not hold, altered, forged, or copied from another key, namespace or
+    /// generation: the authentication tag did not verify.
+    public var unauthentic = 0
+    /// Larger than the store's value limit: refused before any cryptography.
+    public var oversize = 0
+    /// A hit under a generation older than one this replica saw or cleared (a generation key set back).
+    public var rollback = 0
+
+    public init() {}
+
+    /// Every rejection.
+    public var total: Int { format + unauthentic + oversize + rollback }
+
+    mutating func count(_ refusal: SecondLevelSealing.Refusal) {
+        switch refusal {
+        case .format: format += 1
+        case .unauthentic: unauthentic += 1
+        case .oversize: oversize += 1
+        case .rollback: rollback += 1
+        }
+    }
+
+    /// `(reason, count)` in a fixed order, for the exporters.
+    var byReason: [(String, Int)] {
+        [("format", format), ("unauthentic", unauthentic), ("oversize", oversize), ("rollback", rollback)]
+    }
 }

@@ -19,7 +19,7 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
 
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead {
         let name = front.key(.graphQL, operation.text, in: scope, namespaces)
-        switch await front.lookup(name, decode: SecondLevelEntryCodec.decodeGraphQL) {
+        switch await front.lookup(name, kind: .graphQL, decode: SecondLevelEntryCodec.decodeGraphQL) {
         case .unavailable: return .unavailable
         case .miss(let generation): return .miss(generation: generation)
         case .hit(let entry, let generation): return .hit(entry, generation: generation)
@@ -30,12 +30,17 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
         _ entry: GraphQLSecondLevelEntry, for operation: GraphQLSecondLevelKey, in scope: CacheScope,
         generation: SecondLevelGeneration
     ) {
-        front.store.write(
+        let name = front.key(.graphQL, operation.text, in: scope, namespaces)
+        front.write(
             SecondLevelEntryCodec.encode(entry),
-            for: front.key(.graphQL, operation.text, in: scope, namespaces),
+            kind: .graphQL,
+            for: name,
             generation: generation,
             timeToLive: front.timeToLive(storedAt: entry.storedAt, expiresAt: entry.expiresAt, hasValidators: false),
-            tags: [front.names.tag(.kind(.graphQL)), front.names.tag(.operation(operation.operationName))]
+            tags: [
+                front.names.tag(.kind(.graphQL), in: name.namespace),
+                front.names.tag(.operation(operation.operationName), in: name.namespace),
+            ]
         )
     }
 

@@ -5,8 +5,13 @@ import CacheCore
 /// - a session's namespace: the hash of its scope identity (session id and principal, as replication names a
 ///   session), so the same id under another principal is another namespace;
 /// - the shared namespace: the hash of "shared";
-/// - an entry: the hash of its kind and memory cache key;
-/// - a tag: the hash of what a clear names — a feature domain, a key prefix, an account, an entity, a request path.
+/// - an entry: the hash of its namespace, kind and memory cache key;
+/// - a tag: the hash of its namespace and what a clear names — a feature domain, a key prefix, an account, an
+///   entity, a request path.
+///
+/// Namespace names are byte-identical to the previous release's (a logout on a replica not yet upgraded still
+/// moves the generation every replica reads); entry and tag names are not (the namespace joined their hash), so a
+/// rolling upgrade from it starts with a cold second level.
 struct SecondLevelNames: Sendable {
     let secret: SecondLevelSecret
 
@@ -40,19 +45,26 @@ struct SecondLevelNames: Sendable {
     }
 
     func key(_ kind: Kind, _ cacheKey: String, in namespace: SecondLevelNamespace) -> SecondLevelKey {
-        SecondLevelKey(namespace: namespace, name: secret.name("entry", kind.rawValue + "\u{0}" + cacheKey))
+        SecondLevelKey(
+            namespace: namespace,
+            name: secret.name("entry", namespace.name + "\u{0}" + kind.rawValue + "\u{0}" + cacheKey))
     }
 
-    func tag(_ label: Label) -> SecondLevelTag {
+    /// The tag of `label` in `namespace`: the same label is another tag in every namespace.
+    func tag(_ label: Label, in namespace: SecondLevelNamespace) -> SecondLevelTag {
+        SecondLevelTag(secret.name("tag", namespace.name + "\u{0}" + Self.text(of: label)))
+    }
+
+    private static func text(of label: Label) -> String {
         switch label {
-        case .kind(let kind): return SecondLevelTag(secret.name("tag", "kind\u{0}" + kind.rawValue))
-        case .uplifted: return SecondLevelTag(secret.name("tag", "uplifted"))
-        case .domain(let name): return SecondLevelTag(secret.name("tag", "domain\u{0}" + name))
-        case .keyPrefix(let prefix): return SecondLevelTag(secret.name("tag", "prefix\u{0}" + prefix))
-        case .account(let account): return SecondLevelTag(secret.name("tag", "account\u{0}" + account))
-        case .entity(let entity): return SecondLevelTag(secret.name("tag", "entity\u{0}" + entity))
-        case .path(let path): return SecondLevelTag(secret.name("tag", "path\u{0}" + path))
-        case .operation(let name): return SecondLevelTag(secret.name("tag", "operation\u{0}" + name))
+        case .kind(let kind): return "kind\u{0}" + kind.rawValue
+        case .uplifted: return "uplifted"
+        case .domain(let name): return "domain\u{0}" + name
+        case .keyPrefix(let prefix): return "prefix\u{0}" + prefix
+        case .account(let account): return "account\u{0}" + account
+        case .entity(let entity): return "entity\u{0}" + entity
+        case .path(let path): return "path\u{0}" + path
+        case .operation(let name): return "operation\u{0}" + name
         }
     }
 

@@ -2,8 +2,8 @@ import CacheCore
 import Foundation
 import RESTCache
 
-/// The second level as one session's REST service sees it: keyed-hash names, the binary entry form, tags, and the
-/// clears after a mutation. Made by the hub for each session (and the shared scope is reached through it too).
+/// The second level as one session's REST service sees it: keyed-hash names, the binary entry form sealed by
+/// ``SecondLevelSealing``, tags, and the clears after a mutation. Made by the hub for each session (and the shared scope is reached through it too).
 struct SecondLevelRESTAdapter: RESTSecondLevel {
     let front: SecondLevelFront
     /// The hub's entity links: what a REST mutation changed, for the entity tags it clears.
@@ -17,7 +17,8 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
     }
 
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead {
-        switch await front.lookup(front.key(.rest, key, in: scope, namespaces), decode: SecondLevelEntryCodec.decode) {
+        let name = front.key(.rest, key, in: scope, namespaces)
+        switch await front.lookup(name, kind: .rest, decode: SecondLevelEntryCodec.decode) {
         case .unavailable: return .unavailable
         case .miss(let generation): return .miss(generation: generation)
         case .hit(let entry, let generation): return .hit(entry, generation: generation)
@@ -31,13 +32,15 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
             entry.metadata.accounts = []
             entry.metadata.entityKeys = []
         }
-        front.store.write(
+        let name = front.key(.rest, key, in: scope, namespaces)
+        front.write(
             SecondLevelEntryCodec.encode(entry),
-            for: front.key(.rest, key, in: scope, namespaces),
+            kind: .rest,
+            for: name,
             generation: generation,
             timeToLive: front.timeToLive(
                 storedAt: entry.storedAt, expiresAt: entry.expiresAt, hasValidators: !entry.metadata.validators.isEmpty),
-            tags: front.tags(ofREST: entry.metadata, key: key)
+            tags: front.tags(ofREST: entry.metadata, key: key, in: name.namespace)
         )
     }
 

@@ -1,8 +1,9 @@
 import CacheCrypto
 
-/// The fleet secret the second level derives its names from: every namespace, entry and tag name sent to the store
-/// is a keyed hash (HMAC-SHA256) under a key derived from it, so the store never sees a session id, principal,
-/// cache key, account id or record key, and names cannot be guessed from short ids without the secret.
+/// The fleet secret the second level derives its names and value keys from: every namespace, entry and tag name sent
+/// to the store is a keyed hash (HMAC-SHA256) under a key derived from it, so the store never sees a session id,
+/// principal, cache key, account id or record key, and names cannot be guessed from short ids without the secret;
+/// every value is sealed (AES-256-GCM) under a per-process key derived from it (`SecondLevelSealing`).
 ///
 /// The same on every replica of the fleet: at least 32 random bytes written `base64:…` or `hex:…`, a
 /// comma-separated list (current first) during a rotation. It may be the replication secret's keys: the second
@@ -31,8 +32,19 @@ public struct SecondLevelSecret: Sendable {
     }
 
     init(ring: FleetKeyRing) {
+        self.init(ring: ring, naming: ring.current)
+    }
+
+    /// Names derived from `key` (one of the ring's) instead of the current key.
+    private init(ring: FleetKeyRing, naming key: FleetKeyRing.Key) {
         self.ring = ring
-        names = HMACKey(key: ring.current.derivedKey("ucache second level names v2"))
+        names = HMACKey(key: key.derivedKey("ucache second level names v2"))
+    }
+
+    /// The secret naming with each key of the ring, current first: clears reach the names every key gives, so a
+    /// replica still naming with another key of a rotation never reads what a clear here dropped.
+    var everyKey: [SecondLevelSecret] {
+        [self] + ring.keys.dropFirst().map { SecondLevelSecret(ring: ring, naming: $0) }
     }
 
     /// The secret from `UCACHE_L2_SECRET`, else from `UCACHE_REPLICATION_SECRET`; nil when neither is set.

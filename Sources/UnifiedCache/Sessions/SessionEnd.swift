@@ -42,9 +42,12 @@ struct SessionEnd: Sendable {
                 into: &run)
         }
         factory.release(partsMade: parts != nil)
-        let clearsSecondLevel =
-            factory.secondLevel != nil && SessionTerminator.endsEverywhere(ending.reason)
-            && !SecondLevelFront.isReplicatedClear
+        let endsInSecondLevel = factory.secondLevel != nil && SessionTerminator.endsEverywhere(ending.reason)
+        let clearsSecondLevel = endsInSecondLevel && !SecondLevelFront.isReplicatedClear
+        if endsInSecondLevel && !clearsSecondLevel {
+            // Another replica's end: it clears the second level; this one trusts no hit of the old generation.
+            factory.secondLevel?.noteNamespaceCleared(of: session.scope)
+        }
         return SessionEnd(session: session, reason: ending.reason, run: run, clearsSecondLevel: clearsSecondLevel)
     }
 

@@ -1,0 +1,151 @@
+import CacheCrypto
+import Synchronization
+
+/// Every second-level value encrypted and authenticated (AES-256-GCM), bound to where it was written: a value moved
+/// to another key, namespace, kind or generation, altered, or forged by someone who can write Redis but does not
+/// know the fleet secret, does not open.
+///
+/// Layout: magic `UC2S`, version (1), key id (4: the ring key it was sealed with), sender id (16 random bytes of
+/// this process), counter (8, big-endian), ciphertext, tag (16). The first 33 bytes are the header.
+///
+/// Nonces: each process seals under a key of its own, HKDF(current master key, salt: sender id, "ucache second
+/// level values v2"), with the nonce 4 zero bytes ‖ counter. The counter is never reused (it only grows, under a
+/// lock), so no nonce repeats under a key whatever the write rate; after 2³² seals the process draws a new sender
+/// id (a new key), which keeps each key far inside AES-GCM's usage limits (at 100,000 writes/s that is every
+/// 12 hours). Random 96-bit nonces under one long-lived key would not be safe for months at that rate.
+///
+/// Associated data: the header, then (each behind a 4-byte length) the store's key prefix, the namespace, the
+/// kind, the entry name and the generation token the value was written under. A reader opens with the token its
+/// read returned, so a value copied to another user's key, to the shared namespace, or into a later generation
+/// (after a logout) is refused.
+package final class SecondLevelSealing: Sendable {
+    static let magic: [UInt8] = Array("UC2S".utf8)
+    static let version: UInt8 = 1
+    static let keyLabel = "ucache second level values v2"
+    static let senderIDLength = 16
+    static let headerLength = 4 + 1 + FleetKeyRing.idLength + senderIDLength + 8
+    /// Header and tag: what sealing adds to a value.
+    package static let overhead = headerLength + AES256GCMKey.tagLength
+    /// Seals under one sender key before a new one is drawn.
+    static let sealsPerSender: UInt64 = 1 << 32
+    /// Sender keys remembered for opening; only keys that opened a value are kept, so forged sender ids add none.
+    static let openerCapacity = 1_024
+
+    /// Where a value belongs: everything its associated data binds.
+    package struct Binding: Sendable {
+        var keyPrefix: String
+        var namespace: String
+        var kind: String
+        var name: String
+        var generation: String
+
+        package init(keyPrefix: String, namespace: String, kind: String, name: String, generation: String) {
+            self.keyPrefix = keyPrefix
+            self.namespace = namespace
+            self.kind = kind
+            self.name = name
+            self.generation = generation
+        }
+    }
+
+    /// Why a value was refused (the `reason` label of `ucache_l2_rejected_total`).
+    package enum Refusal: String, Error, Sendable, CaseIterable {
+        /// Not a sealed value of this version (a plaintext value of an earlier release, truncated, another magic).
+        case format
+        /// Sealed by a key this ring does not hold, altered, forged, or moved from where it was written.
+        case unauthentic
+        /// Larger than the store accepts: refused before any cryptography.
+        case oversize
+        /// Read under a generation older than one this replica saw or cleared (see ``SecondLevelGenerationGuard``).
+        case rollback
+    }
+
+    private struct Sender {
+        var id: [UInt8]
+        var key: AES256GCMKey
+        var counter: UInt64
+    }
+
+    private let ring: FleetKeyRing
+    private let sender: Mutex<Sender>
+    private let openers = Mutex<[[UInt8]: AES256GCMKey]>([:])
+
+    package convenience init(secret: SecondLevelSecret) {
+        self.init(ring: secret.ring)
+    }
+
+    init(ring: FleetKeyRing) {
+        self.ring = ring
+        let id = SecureRandom.bytes(Self.senderIDLength)
+        sender = Mutex(Sender(id: id, key: Self.key(ring.current, sender: id), counter: 0))
+    }
+
+    private static func key(_ master: FleetKeyRing.Key, sender: [UInt8]) -> AES256GCMKey {
+        AES256GCMKey(key: master.derivedKey(keyLabel, salt: sender))
+    }
+
+    /// `plaintext` sealed for `binding` under this process's current key and next counter.
+    package func seal(_ plaintext: [UInt8], for binding: Binding) -> [UInt8] {
+        let (id, key, counter) = sender.withLock { sender -> ([UInt8], AES256GCMKey, UInt64) in
+            if sender.counter >= Self.sealsPerSender {
+                let id = SecureRandom.bytes(Self.senderIDLength)
+                sender = Sender(id: id, key: Self.key(ring.current, sender: id), counter: 0)
+            }
+            defer { sender.counter += 1 }
+            return (sender.id, sender.key, sender.counter)
+        }
+        var value: [UInt8] = []
+        value.reserveCapacity(Self.overhead + plaintext.count)
+        value.append(contentsOf: Self.magic)
+        value.append(Self.version)
+        value.append(contentsOf: ring.current.id)
+        value.append(contentsOf: id)
+        let nonce = Self.nonce(counter)
+        value.append(contentsOf: nonce[4...])
+        key.seal(plaintext, nonce: nonce, authenticating: Self.associatedData(value, binding), appendingTo: &value)
+        return value
+    }
+
+    /// The plaintext of `value` if it was sealed for exactly `binding` by a key of the ring.
+    package func open(_ value: [UInt8], for binding: Binding) -> Result<[UInt8], Refusal> {
+        guard value.count >= Self.overhead, value.starts(with: Self.magic), value[4] == Self.version else {
+            return .failure(.format)
+        }
+        let keyID = Array(value[5..<9])
+        let senderID = Array(value[9..<25])
+        guard let master = ring.key(id: keyID) else { return .failure(.unauthentic) }
+        let cacheKey = keyID + senderID
+        let cached = openers.withLock { $0[cacheKey] }
+        let key = cached ?? Self.key(master, sender: senderID)
+        let header = value[..<Self.headerLength]
+        let nonce = [0, 0, 0, 0] + value[25..<Self.headerLength]
+        guard
+            let plaintext = key.open(
+                value[Self.headerLength...], nonce: nonce, authenticating: Self.associatedData(header, binding))
+        else { return .failure(.unauthentic) }
+        if cached == nil {
+            openers.withLock { openers in
+                if openers.count >= Self.openerCapacity { openers.removeAll(keepingCapacity: true) }
+                openers[cacheKey] = key
+            }
+        }
+        return .success(plaintext)
+    }
+
+    static func nonce(_ counter: UInt64) -> [UInt8] {
+        var nonce: [UInt8] = [0, 0, 0, 0]
+        for shift in stride(from: 56, through: 0, by: -8) { nonce.append(UInt8(truncatingIfNeeded: counter >> shift)) }
+        return nonce
+    }
+
+    static func associatedData(_ header: some Collection<UInt8>, _ binding: Binding) -> [UInt8] {
+        var data = Array(header)
+        for field in [binding.keyPrefix, binding.namespace, binding.kind, binding.name, binding.generation] {
+            let bytes = Array(field.utf8)
+            let count = UInt32(clamping: bytes.count)
+            data.append(contentsOf: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: count >> $0) })
+            data.append(contentsOf: bytes)
+        }
+        return data
+    }
+}
