@@ -58,7 +58,8 @@ struct SecondLevelForgedTimeTests {
             Issue.record("the empty second level should answer a miss")
             return
         }
-        front.store.write(bytes, for: key, generation: generation, timeToLive: .seconds(600), tags: [])
+        // Sealed with the fleet key, as a replica with a wrong clock or an old format, or a key compromise, would.
+        front.write(bytes, kind: .rest, for: key, generation: generation, timeToLive: .seconds(600), tags: [])
         try await harness.waitForWrites(harness.a, 1)
     }
 
@@ -130,13 +131,15 @@ struct SecondLevelForgedTimeTests {
         let front = try #require(harness.a.secondLevel)
         let request = try onA.graphQL.prepareUntyped(summary, kind: .query, explicitTimeout: nil)
         let key = front.names.key(.graphQL, onA.graphQL.secondLevelKey(request).text, in: onA.scope)
-        guard case .hit(let bytes, let generation) = await front.store.read(key, deadline: .seconds(2)),
+        guard case .hit(let sealed, let generation) = await front.store.read(key, deadline: .seconds(2)),
+            case .success(let bytes) = front.sealing.open(sealed, for: front.binding(key, .graphQL, generation)),
             let written = SecondLevelEntryCodec.decodeGraphQL(bytes)
         else {
             Issue.record("A's result should be in the second level")
             return
         }
-        front.store.write(forge(written.data), for: key, generation: generation, timeToLive: .seconds(600), tags: [])
+        front.write(
+            forge(written.data), kind: .graphQL, for: key, generation: generation, timeToLive: .seconds(600), tags: [])
         try await harness.waitForWrites(harness.a, 2)
     }
 
