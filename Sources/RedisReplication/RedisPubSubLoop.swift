@@ -44,18 +44,22 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
         thread.start()
     }
 
+    /// Queues `payload`; wakes the loop only when the outbox was empty (a non-empty one is taken whole on the
+    /// loop's next turn, which an earlier wake-up already asked for), so a burst of clears costs one write(2).
     func publish(_ payload: [UInt8]) {
-        let (overflowed, receiver) = shared.withLock { shared -> (Bool, (any ReplicationReceiver)?) in
-            guard !shared.stopRequested else { return (false, nil) }
+        let (overflowed, needsWake, receiver) = shared.withLock {
+            shared -> (Bool, Bool, (any ReplicationReceiver)?) in
+            guard !shared.stopRequested else { return (false, false, nil) }
             var overflowed = false
             if shared.outbox.count >= configuration.outboxLimit {
                 shared.outbox.removeAll()
                 overflowed = true
             }
+            let wasEmpty = shared.outbox.isEmpty
             shared.outbox.append(payload)
-            return (overflowed, shared.receiver)
+            return (overflowed, wasEmpty, shared.receiver)
         }
-        wake()
+        if needsWake { wake() }
         if overflowed { receiver?.transportDidDropOutgoingMessages() }
     }
 

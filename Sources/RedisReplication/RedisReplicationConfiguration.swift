@@ -121,7 +121,8 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
                 .missingCredentials,
                 "The Redis configuration has no password, so it would connect without AUTH: put the password in "
                     + "the URL (redis://:password@host:port or redis://user:password@host:port), or allow an "
-                    + "unauthenticated Redis explicitly (allowsUnauthenticated, \(Self.allowNoAuthEnvironmentVariable)=1).")
+                    + "unauthenticated Redis explicitly (allowsUnauthenticated, \(Self.allowNoAuthEnvironmentVariable)=1)."
+            )
         }
     }
 

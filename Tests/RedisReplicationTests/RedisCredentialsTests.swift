@@ -6,12 +6,13 @@ import UnifiedCache
 
 @Suite("Redis AUTH is explicit; configurations keep their password to themselves")
 struct RedisCredentialsTests {
-    private func code(_ make: () throws(RedisReplicationError) -> Void) -> RedisReplicationError? {
+    /// The error `make` throws, if any.
+    private func code(_ make: () throws -> Void) -> RedisReplicationError? {
         do {
             try make()
             return nil
         } catch {
-            return error
+            return error as? RedisReplicationError
         }
     }
 
@@ -38,7 +39,9 @@ struct RedisCredentialsTests {
     func userWithoutPassword() throws {
         for allowed in [false, true] {
             let error = try #require(
-                code { _ = try RedisReplicationConfiguration(url: "redis://fleet@10.0.0.7", allowsUnauthenticated: allowed) })
+                code {
+                    _ = try RedisReplicationConfiguration(url: "redis://fleet@10.0.0.7", allowsUnauthenticated: allowed)
+                })
             #expect(error.code == .missingCredentials)
             #expect(error.message.contains("names a user but no password") && !error.message.contains("10.0.0.7"))
         }

@@ -82,7 +82,9 @@ struct ReplicationReplayTests {
         _ = fleet.alice(on: fleet.a)
         _ = fleet.alice(on: fleet.b)
         await fleet.a.endSession(id: "session-alice")
-        try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) == 1 && attacker.listener.payloads.count == 1 }
+        try await waitUntil {
+            (fleet.b.replicationStatistics?.applied ?? 0) == 1 && attacker.listener.payloads.count == 1
+        }
         #expect(fleet.b.existingSession(id: "session-alice") == nil)
         let logout = try #require(attacker.listener.payloads.first)
 
@@ -141,7 +143,9 @@ struct ReplicationReplayTests {
         _ = try await onB.rest.perform(with: summary).get()
         // What the transport reports when its outbox overflowed: A asks every replica to drop its local entries.
         fleet.a.replication?.transportDidDropOutgoingMessages()
-        try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) == 1 && attacker.listener.payloads.count == 1 }
+        try await waitUntil {
+            (fleet.b.replicationStatistics?.applied ?? 0) == 1 && attacker.listener.payloads.count == 1
+        }
         #expect(try await onB.source(of: summary) == .network)  // the authentic request was applied
         let drop = try #require(attacker.listener.payloads.first)
 

@@ -19,7 +19,9 @@ struct ReplicationMessageCodecTests {
             session: "ab12",
             clear: .restMutation(
                 method: "POST", path: "/api/transfers",
-                entities: [.init(record: "Account:1", fields: ["balance", ""]), .init(record: "Account:2", fields: nil)])),
+                entities: [
+                    .init(record: "Account:1", fields: ["balance", ""]), .init(record: "Account:2", fields: nil),
+                ])),
         .init(session: "ab12", clear: .graphQLMutation(records: ["Account:1", "Card:9"])),
         .init(session: nil, clear: .domainsInEverySession(names: ["balances", "cards"], reason: "settingsChanged")),
         .init(session: nil, clear: .dropLocalCaches),
@@ -47,7 +49,8 @@ struct ReplicationMessageCodecTests {
         #expect(ReplicationMessageCodec.decode([0, 6, 0xFF, 0xFF, 0xFF, 0xFF, 65]) == nil)  // a query of 4 GiB
         #expect(ReplicationMessageCodec.decode([0, 10, 0x7F, 0xFF, 0xFF, 0xFF]) == nil)  // 2^31 records
         #expect(ReplicationMessageCodec.decode([0, 6, 0, 0, 0, 2, 0xC3, 0x28]) == nil)  // invalid UTF-8
-        #expect(ReplicationMessageCodec.decode([0, 6, 0, 0, 0, 2, 0x68, 0x69]) == .init(session: nil, clear: .query("hi")))
+        #expect(
+            ReplicationMessageCodec.decode([0, 6, 0, 0, 0, 2, 0x68, 0x69]) == .init(session: nil, clear: .query("hi")))
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             let noise = (0..<Int.random(in: 0..<40, using: &generator)).map { _ in UInt8.random(in: 0...12) }
@@ -58,18 +61,25 @@ struct ReplicationMessageCodecTests {
     @Test("a sender's high-water mark refuses a counter at or below it; marks past the lifetime are forgotten first")
     func highWaterMarks() {
         var marks = HighWaterMarks()
+        var accepted: Bool
         let alpha = [UInt8](repeating: 1, count: 16)
-        #expect(marks.advance(sender: alpha, counter: 5, issuedAt: 1_000, now: 1_000, lifetime: 60_000))
-        #expect(!marks.advance(sender: alpha, counter: 5, issuedAt: 1_000, now: 1_000, lifetime: 60_000))
-        #expect(!marks.advance(sender: alpha, counter: 4, issuedAt: 1_000, now: 1_000, lifetime: 60_000))
-        #expect(marks.advance(sender: alpha, counter: 6, issuedAt: 1_001, now: 1_001, lifetime: 60_000))
+        accepted = marks.advance(sender: alpha, counter: 5, issuedAt: 1_000, now: 1_000, lifetime: 60_000)
+        #expect(accepted)
+        accepted = marks.advance(sender: alpha, counter: 5, issuedAt: 1_000, now: 1_000, lifetime: 60_000)
+        #expect(!accepted)
+        accepted = marks.advance(sender: alpha, counter: 4, issuedAt: 1_000, now: 1_000, lifetime: 60_000)
+        #expect(!accepted)
+        accepted = marks.advance(sender: alpha, counter: 6, issuedAt: 1_001, now: 1_001, lifetime: 60_000)
+        #expect(accepted)
         for index in 1..<HighWaterMarks.limit {
             let sender = withUnsafeBytes(of: index) { Array($0) } + [UInt8](repeating: 9, count: 8)
-            #expect(marks.advance(sender: sender, counter: 1, issuedAt: 100_000, now: 100_000, lifetime: 60_000))
+            accepted = marks.advance(sender: sender, counter: 1, issuedAt: 100_000, now: 100_000, lifetime: 60_000)
+            #expect(accepted)
         }
         #expect(marks.marks.count == HighWaterMarks.limit)
         let newcomer = [UInt8](repeating: 2, count: 16)
-        #expect(marks.advance(sender: newcomer, counter: 1, issuedAt: 100_000, now: 100_000, lifetime: 60_000))
+        accepted = marks.advance(sender: newcomer, counter: 1, issuedAt: 100_000, now: 100_000, lifetime: 60_000)
+        #expect(accepted)
         #expect(marks.marks[alpha] == nil && marks.marks.count == HighWaterMarks.limit)  // alpha's mark had expired
     }
 

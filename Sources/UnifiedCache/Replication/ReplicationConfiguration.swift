@@ -24,7 +24,7 @@ public struct ReplicationConfiguration: Sendable {
     /// never ends a session started after it; a legitimate one is never missed while clocks differ by less than the
     /// allowance. Default: 2 s.
     public var clockSkewAllowance: Duration
-    /// The wall clock that stamps messages and judges their age; ``SystemCacheClock`` by default (replicas are
+    /// The wall clock that stamps messages and judges their age; `SystemCacheClock` by default (replicas are
     /// separate processes: the wall clock is the one time they share). Tests inject a `ManualCacheClock`.
     public var clock: any CacheClock
 

@@ -104,7 +104,9 @@ enum ReplicationMessageCodec {
 
         mutating func count(_ count: Int) {
             let value = UInt32(clamping: count)
-            for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+            for shift in stride(from: 24, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+            }
         }
 
         mutating func string(_ text: String) {
