@@ -81,6 +81,7 @@ final class ReplicationSealer: Sendable {
     /// This process's sender id: 16 random bytes.
     let sender: [UInt8]
     private let ownKey: AES256GCMKey
+    private let currentKeyID: [UInt8]
     private let counter = Mutex<UInt64>(0)
     private let openingKeys = Mutex<[OpeningKeyName: AES256GCMKey]>([:])
 
@@ -106,6 +107,7 @@ final class ReplicationSealer: Sendable {
         self.secret = secret
         self.sender = sender
         ownKey = secret.messageKey(at: 0, sender: sender)
+        currentKeyID = secret.keyID(at: 0)
     }
 
     /// Seals `plaintext` under the next counter and hands it to `deliver` before the next message gets a counter,
@@ -114,7 +116,7 @@ final class ReplicationSealer: Sendable {
         counter.withLock { counter in
             counter += 1
             let envelope = ReplicationEnvelope(
-                keyID: secret.keyID(at: 0), sender: sender, counter: counter, issuedAt: issuedAt)
+                keyID: currentKeyID, sender: sender, counter: counter, issuedAt: issuedAt)
             var sealed = envelope.header
             sealed.reserveCapacity(sealed.count + plaintext.count + AES256GCMKey.tagLength)
             let header = sealed
