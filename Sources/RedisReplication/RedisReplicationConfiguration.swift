@@ -70,8 +70,10 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
 
     /// Parses `redis://[user[:password]@]host[:port]` (percent-escapes in user and password are decoded).
     ///
-    /// - Parameter allowsUnauthenticated: lets a URL without a password connect without AUTH (see
-    ///   ``allowsUnauthenticated``).
+    /// - Parameters:
+    ///   - url: `redis://[user]:password@host[:port]`.
+    ///   - allowsUnauthenticated: lets a URL without a password connect without AUTH (see
+    ///     ``allowsUnauthenticated``).
     /// - Throws: `.invalidURL` for a malformed URL, `.missingCredentials` for one without a password (unless
     ///   allowed) or with a user name but no password; the message never repeats the URL, which may hold the
     ///   password.
