@@ -9,15 +9,16 @@ import Synchronization
 
 /// A real `redis-server` for the replication tests, started like the fixture server.
 ///
-/// ``shared()`` is the server most tests use (each test on its own channel): `UCACHE_REDIS_URL` when set (as in
-/// Docker compose), otherwise one `redis-server` on a free loopback port for the test process. Tests that kill,
+/// ``sharedURL()`` is the server most tests use (each test on its own channel): `UCACHE_REDIS_URL` when set (as in
+/// Docker compose, with a password), otherwise one `redis-server` on a free loopback port for the test process,
+/// with a random password that its URL carries. Tests that kill,
 /// pause or restart Redis ``start(password:)`` a server of their own. Every server started here lives at most as long
 /// as the test process: it runs under a shell whose stdin is a pipe from this process and kills it when the pipe
 /// closes.
 public final class RedisTestServer: Sendable {
     public let host = "127.0.0.1"
     public let port: Int
-    /// The AUTH password, if the server requires one.
+    /// The AUTH password the server requires (nil only for a server started `unauthenticated`).
     public let password: String?
     /// An ACL user (name and password) the server knows besides the default user, if any.
     public let aclUser: (name: String, password: String)?
@@ -51,15 +52,17 @@ public final class RedisTestServer: Sendable {
         return try await task.value
     }
 
-    /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted. With
-    /// `password`, the default user needs it; with `aclUser`, that user also exists, allowed every command.
+    /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted. The default
+    /// user needs `password`, or a random one when it is nil (``url`` carries it), as a fleet's Redis must; only
+    /// `unauthenticated` starts one without AUTH. With `aclUser`, that user also exists, allowed every command.
     ///
     /// Waiting for the server to listen happens on a thread of its own, never on one of the few cooperative threads
     /// every test of the process shares (blocking those stalls every other test).
-    public static func start(password: String? = nil, aclUser: (name: String, password: String)? = nil) async throws
-        -> RedisTestServer
-    {
-        let server = RedisTestServer(port: try UnusedPort.find(), password: password, aclUser: aclUser)
+    public static func start(
+        password: String? = nil, aclUser: (name: String, password: String)? = nil, unauthenticated: Bool = false
+    ) async throws -> RedisTestServer {
+        let effective = unauthenticated ? nil : password ?? "ucache-test-\(UUID().uuidString.prefix(12))"
+        let server = RedisTestServer(port: try UnusedPort.find(), password: effective, aclUser: aclUser)
         try await offThePool { try server.launch() }
         return server
     }

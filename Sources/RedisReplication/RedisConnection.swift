@@ -7,6 +7,7 @@ final class RedisConnection {
 
     /// Connects, bounds every blocking call by `commandTimeout`, and authenticates when a password is configured.
     init(_ configuration: RedisReplicationConfiguration) throws(RedisReplicationError) {
+        try configuration.checkCredentials()
         guard
             let context = uch_connect(
                 configuration.host, Int32(configuration.port), configuration.connectTimeout.milliseconds)

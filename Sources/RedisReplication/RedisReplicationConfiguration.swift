@@ -1,9 +1,15 @@
 /// Where the fleet's Redis is and how the replication link behaves when it is slow or gone.
+///
+/// AUTH is explicit: a configuration without a password connects only when ``allowsUnauthenticated`` says so (a
+/// Redis that anyone on the network can publish to is a Redis anyone can send the fleet's channel garbage through),
+/// and a user name without a password is refused.
 public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     /// The environment variable ``init(environment:)`` reads: `redis://[user[:password]@]host[:port]`.
     public static let urlEnvironmentVariable = "UCACHE_REDIS_URL"
     /// The environment variable naming the channel (default `ucache:clears`).
     public static let channelEnvironmentVariable = "UCACHE_REDIS_CHANNEL"
+    /// The environment variable that, set to `1`, lets a URL without a password connect without AUTH.
+    public static let allowNoAuthEnvironmentVariable = "UCACHE_REDIS_ALLOW_NO_AUTH"
 
     /// The Redis host name or address. Default: `127.0.0.1`.
     public var host: String
@@ -11,8 +17,11 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     public var port: Int
     /// The ACL user for AUTH (Redis 6+); nil authenticates as the default user when a password is set.
     public var username: String?
-    /// The AUTH password; nil sends no AUTH. Never printed.
+    /// The AUTH password; nil sends no AUTH, which is refused unless ``allowsUnauthenticated``. Never printed.
     public var password: String?
+    /// Lets a configuration without a password connect without AUTH (a Redis on a private network with no
+    /// `requirepass`). Default: false, so a URL that lost its password fails loudly instead of connecting open.
+    public var allowsUnauthenticated: Bool
     /// The pub/sub channel every replica of one fleet shares. Default: `ucache:clears`.
     public var channel: String
     /// How long a TCP connect may take. Default: 500 ms.
@@ -36,6 +45,7 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         port: Int = 6379,
         username: String? = nil,
         password: String? = nil,
+        allowsUnauthenticated: Bool = false,
         channel: String = "ucache:clears",
         connectTimeout: Duration = .milliseconds(500),
         commandTimeout: Duration = .seconds(1),
@@ -48,6 +58,7 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         self.port = port
         self.username = username
         self.password = password
+        self.allowsUnauthenticated = allowsUnauthenticated
         self.channel = channel
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
@@ -59,9 +70,15 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
 
     /// Parses `redis://[user[:password]@]host[:port]` (percent-escapes in user and password are decoded).
     ///
-    /// - Throws: `.invalidURL`; the message never repeats the URL, which may hold the password.
-    public init(url: String) throws(RedisReplicationError) {
-        self.init()
+    /// - Parameters:
+    ///   - url: `redis://[user]:password@host[:port]`.
+    ///   - allowsUnauthenticated: lets a URL without a password connect without AUTH (see
+    ///     ``allowsUnauthenticated``).
+    /// - Throws: `.invalidURL` for a malformed URL, `.missingCredentials` for one without a password (unless
+    ///   allowed) or with a user name but no password; the message never repeats the URL, which may hold the
+    ///   password.
+    public init(url: String, allowsUnauthenticated: Bool = false) throws(RedisReplicationError) {
+        self.init(allowsUnauthenticated: allowsUnauthenticated)
         guard url.hasPrefix("redis://") else {
             throw RedisReplicationError(.invalidURL, "A Redis URL must start with redis://.")
         }
@@ -87,12 +104,46 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         }
         guard !rest.isEmpty else { throw RedisReplicationError(.invalidURL, "The Redis URL names no host.") }
         host = String(rest)
+        try checkCredentials()
     }
 
-    /// The configuration from `UCACHE_REDIS_URL` and `UCACHE_REDIS_CHANNEL`; nil when no URL is set.
+    /// Throws unless the configuration authenticates, or explicitly allows connecting without AUTH.
+    ///
+    /// - Throws: `.missingCredentials` for a user name without a password, or no password without
+    ///   ``allowsUnauthenticated``. The message never holds the URL.
+    public func checkCredentials() throws(RedisReplicationError) {
+        if username != nil, password == nil {
+            throw RedisReplicationError(
+                .missingCredentials,
+                "The Redis configuration names a user but no password: write redis://user:password@host:port "
+                    + "(a user name alone is never sent).")
+        }
+        if password == nil, !allowsUnauthenticated {
+            throw RedisReplicationError(
+                .missingCredentials,
+                "The Redis configuration has no password, so it would connect without AUTH: put the password in "
+                    + "the URL (redis://:password@host:port or redis://user:password@host:port), or allow an "
+                    + "unauthenticated Redis explicitly (allowsUnauthenticated, \(Self.allowNoAuthEnvironmentVariable)=1)."
+            )
+        }
+    }
+
+    /// The configuration from `UCACHE_REDIS_URL`, `UCACHE_REDIS_CHANNEL` and `UCACHE_REDIS_ALLOW_NO_AUTH`; nil
+    /// when no URL is set.
+    ///
+    /// - Throws: as ``init(url:allowsUnauthenticated:)``, and `.invalidURL` when `UCACHE_REDIS_ALLOW_NO_AUTH` is set
+    ///   to anything but `0` or `1`.
     public init?(environment: [String: String]) throws(RedisReplicationError) {
         guard let url = environment[Self.urlEnvironmentVariable], !url.isEmpty else { return nil }
-        try self.init(url: url)
+        let allowed: Bool
+        switch environment[Self.allowNoAuthEnvironmentVariable] ?? "" {
+        case "", "0": allowed = false
+        case "1": allowed = true
+        default:
+            throw RedisReplicationError(
+                .invalidURL, "\(Self.allowNoAuthEnvironmentVariable) must be 0 or 1.")
+        }
+        try self.init(url: url, allowsUnauthenticated: allowed)
         if let channel = environment[Self.channelEnvironmentVariable], !channel.isEmpty { self.channel = channel }
     }
 
@@ -101,6 +152,11 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         let user = username.map { "\($0)@" } ?? (password == nil ? "" : "***@")
         return "redis://\(user)\(host):\(port) channel \(channel)"
     }
+}
+
+extension RedisReplicationConfiguration: CustomReflectable {
+    /// No children: `dump()` and reflection-based loggers see nothing of the password.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 extension String {

@@ -6,6 +6,9 @@ public struct RedisReplicationError: Error, Hashable, Sendable, CustomStringConv
         case invalidURL
         /// The TCP connection could not be made (refused, unreachable, timed out).
         case connectFailed
+        /// The configuration would connect without AUTH (no password and no explicit opt-out), or names a user
+        /// without a password.
+        case missingCredentials
         /// The server rejected AUTH.
         case authenticationFailed
         /// A command got no answer in time, or an unexpected one.

@@ -46,9 +46,11 @@ public struct RedisSecondLevelConfiguration: Sendable, CustomStringConvertible {
 
     /// The defaults, connecting to `redis://[user[:password]@]host[:port]`.
     ///
-    /// - Throws: `.invalidURL`; the message never repeats the URL, which may hold the password.
-    public init(url: String) throws(RedisReplicationError) {
-        self.init(connection: try RedisReplicationConfiguration(url: url))
+    /// - Throws: as `RedisReplicationConfiguration.init(url:allowsUnauthenticated:)`: `.invalidURL`, or
+    ///   `.missingCredentials` for a URL without a password (unless allowed); the message never repeats the URL.
+    public init(url: String, allowsUnauthenticated: Bool = false) throws(RedisReplicationError) {
+        self.init(
+            connection: try RedisReplicationConfiguration(url: url, allowsUnauthenticated: allowsUnauthenticated))
     }
 
     /// Host, port, user and key prefix; the password is shown as `***`.
@@ -56,4 +58,9 @@ public struct RedisSecondLevelConfiguration: Sendable, CustomStringConvertible {
         let user = connection.username.map { "\($0)@" } ?? (connection.password == nil ? "" : "***@")
         return "redis://\(user)\(connection.host):\(connection.port) prefix \(keyPrefix)"
     }
+}
+
+extension RedisSecondLevelConfiguration: CustomReflectable {
+    /// No children: `dump()` and reflection-based loggers see nothing of the connection's password.
+    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }

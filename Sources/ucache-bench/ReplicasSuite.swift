@@ -15,7 +15,9 @@ struct ReplicasSuite: BenchSuite {
         - cross-replica invalidation: A's clearBalancesCache() until B has applied it (B holds the entry), over
           --clears runs (default 2,000): p50, p99, max. B is watched by polling its counters with Task.yield().
         - the cost a clear adds on the replica that makes it: clearBalancesCache() on a session of 10 entries,
-          on A (replicating) and on a hub without replication: p50 of each.
+          on A (replicating) and on a hub without replication, alternately: p50 and p99 of each, first with B
+          running in this process (applying every clear on the same cores), then with B stopped (as in a fleet,
+          where B runs on another machine).
         - REST cache hits on A through APIService (fixture server upstream, warmed): hits per second with Redis
           up, then killed (--hits each, default 100,000); hits never touch Redis, so they should match.
         """
@@ -65,6 +67,49 @@ struct ReplicasSuite: BenchSuite {
 
         let local = island.session(
             id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
+        let withB = await Self.clearCost(a: a, onA: onA, island: island, local: local, clears: clears)
+        // In a fleet, B applies A's clears on another machine; here it would share A's cores.
+        await b.shutdown()
+        let alone = await Self.clearCost(a: a, onA: onA, island: island, local: local, clears: clears)
+
+        let up = try await hitRate(onA, count: hits)
+        var notes = ["Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"), channel \(channel)."]
+        var down: Double?
+        if let ownServer {
+            await ownServer.kill()
+            try await waitUntil { a.replicationStatistics?.linkState.isUp == false }
+            down = try await hitRate(onA, count: hits)
+        } else {
+            notes.append("Redis down not measured: the server is not ours to kill.")
+        }
+        await a.shutdown()
+        await island.shutdown()
+        return BenchReport(
+            suite: "replicas",
+            machine: BenchReport.machineDescription,
+            columns: ["p50", "p99", "max", "per second"],
+            rows: [
+                .init(
+                    name: "A clears → B applied (µs)",
+                    values: [
+                        "p50": latency.percentile(0.5) / 1000, "p99": latency.percentile(0.99) / 1000,
+                        "max": latency.percentile(1.0) / 1000,
+                    ]),
+                Self.costRow("clearBalancesCache() replicating, B in this process (µs)", withB.replicated),
+                Self.costRow("clearBalancesCache() island, B in this process (µs)", withB.local),
+                Self.costRow("clearBalancesCache() replicating, B stopped (µs)", alone.replicated),
+                Self.costRow("clearBalancesCache() island, B stopped (µs)", alone.local),
+                .init(name: "REST hits, Redis up", values: ["per second": up]),
+                .init(name: "REST hits, Redis down", values: down.map { ["per second": $0] } ?? [:]),
+            ],
+            notes: notes
+        )
+    }
+
+    /// `clearBalancesCache()` of a 10-entry session on A (replicating) and on a hub without replication, alternately.
+    private static func clearCost(
+        a: CacheHub, onA: CacheSession, island: CacheHub, local: CacheSession, clears: Int
+    ) async -> (replicated: Samples, local: Samples) {
         var replicatedCost = Samples()
         var localCost = Samples()
         for run in 0..<clears {
@@ -80,44 +125,11 @@ struct ReplicasSuite: BenchSuite {
             await local.cacheManager.clearBalancesCache()
             localCost.append(monotonicNanoseconds() - begin)
         }
+        return (replicatedCost, localCost)
+    }
 
-        let up = try await hitRate(onA, count: hits)
-        var notes = ["Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"), channel \(channel)."]
-        var down: Double?
-        if let ownServer {
-            await ownServer.kill()
-            try await waitUntil { a.replicationStatistics?.linkState.isUp == false }
-            down = try await hitRate(onA, count: hits)
-        } else {
-            notes.append("Redis down not measured: the server is not ours to kill.")
-        }
-        await a.shutdown()
-        await b.shutdown()
-        await island.shutdown()
-        return BenchReport(
-            suite: "replicas",
-            machine: BenchReport.machineDescription,
-            columns: ["p50", "p99", "max", "per second"],
-            rows: [
-                .init(
-                    name: "A clears → B applied (µs)",
-                    values: [
-                        "p50": latency.percentile(0.5) / 1000, "p99": latency.percentile(0.99) / 1000,
-                        "max": latency.percentile(1.0) / 1000,
-                    ]),
-                .init(
-                    name: "clearBalancesCache() replicating (µs)",
-                    values: [
-                        "p50": replicatedCost.percentile(0.5) / 1000, "p99": replicatedCost.percentile(0.99) / 1000,
-                    ]),
-                .init(
-                    name: "clearBalancesCache() island (µs)",
-                    values: ["p50": localCost.percentile(0.5) / 1000, "p99": localCost.percentile(0.99) / 1000]),
-                .init(name: "REST hits, Redis up", values: ["per second": up]),
-                .init(name: "REST hits, Redis down", values: down.map { ["per second": $0] } ?? [:]),
-            ],
-            notes: notes
-        )
+    private static func costRow(_ name: String, _ samples: Samples) -> BenchReport.Row {
+        .init(name: name, values: ["p50": samples.percentile(0.5) / 1000, "p99": samples.percentile(0.99) / 1000])
     }
 
     private static func hub(tenant: FixtureTenant, url: String, channel: String) throws -> CacheHub {

@@ -7,7 +7,8 @@ import UnifiedCache
 /// replication test and for trying replication by hand.
 ///
 /// Environment: `UCACHE_UPSTREAM_URL` (the REST/GraphQL upstream root, e.g. a fixture tenant), `UCACHE_REDIS_URL`,
-/// `UCACHE_REDIS_CHANNEL`, `UCACHE_REPLICATION_SECRET`. Commands (one answer line each):
+/// `UCACHE_REDIS_CHANNEL`, `UCACHE_REPLICATION_SECRET` (and `UCACHE_REDIS_ALLOW_NO_AUTH=1` for a Redis without a
+/// password). Commands (one answer line each):
 /// `ready` (waits until subscribed), `fetch SESSION TOKEN PATH KEY` (answers `network` or `cache`),
 /// `clearAll SESSION`, `end SESSION`, `applied` (clears of other replicas applied so far), `quit`.
 @main

@@ -32,16 +32,21 @@ struct ReplicaHarness {
 
     static func hub(
         tenant: FixtureTenant, redisURL: String, channel: String, settings: SettingsStore,
-        secret: String = ReplicaHarness.secret, observer: (@Sendable (ReplicationEvent) -> Void)? = nil
+        secret: String = ReplicaHarness.secret, keys: [String]? = nil,
+        observer: (@Sendable (ReplicationEvent) -> Void)? = nil,
+        adjust: (inout ReplicationConfiguration) -> Void = { _ in }
     ) throws -> CacheHub {
         let transport = RedisReplicationTransport(
             configuration: try redisConfiguration(url: redisURL, channel: channel))
+        var replication = ReplicationConfiguration(
+            transport: transport, secret: try ReplicationSecret(keys: (keys ?? [secret]).map { Array($0.utf8) }),
+            observer: observer)
+        adjust(&replication)
         return try CacheHub(
             configuration: .init(
                 restBaseURL: tenant.baseURL,
                 graphQLEndpoint: tenant.graphqlURL,
-                replication: ReplicationConfiguration(
-                    transport: transport, secret: try ReplicationSecret(Array(secret.utf8)), observer: observer)
+                replication: replication
             ),
             settings: settings,
             clock: ManualCacheClock()

@@ -93,7 +93,7 @@ struct ReplicationOutageTests {
     @Test("Redis refused from the start: the hub serves from L1 without errors and keeps retrying")
     func refused() async throws {
         let tenant = try await FixtureServer.tenant("outagerefused")
-        let nobody = "redis://127.0.0.1:\(try UnusedPort.find())"
+        let nobody = "redis://:unused-password@127.0.0.1:\(try UnusedPort.find())"
         let hub = try ReplicaHarness.hub(
             tenant: tenant, redisURL: nobody, channel: uniqueChannel("refused"), settings: SettingsStore())
         try await waitUntil { (hub.replicationStatistics?.disconnections ?? 0) == 0 && isDown(hub) }
@@ -110,7 +110,7 @@ struct ReplicationOutageTests {
     @Test("an outbox that overflows during an outage is replaced by one request that every replica drop its caches")
     func outboxOverflow() async throws {
         var configuration = try redisConfiguration(
-            url: "redis://127.0.0.1:\(try UnusedPort.find())", channel: uniqueChannel("overflow"))
+            url: "redis://:unused-password@127.0.0.1:\(try UnusedPort.find())", channel: uniqueChannel("overflow"))
         configuration.outboxLimit = 3
         let receiver = RecordingReceiver()
         let transport = RedisReplicationTransport(configuration: configuration)

@@ -21,18 +21,55 @@ struct ReplicationSecretTests {
 
     @Test("a sealed message opens with the same secret, hides its content, and is rejected when altered or foreign")
     func sealing() throws {
-        let fleet = try ReplicationSecret(Array("fleet-secret-0123456789-0123456789".utf8))
-        let plaintext = Array(#"{"clear":{"account":{"_0":"ACC-TOKEN-SECRET"}}}"#.utf8)
-        let sealed = fleet.seal(plaintext)
-        #expect(fleet.open(sealed) == plaintext)
-        #expect(!String(decoding: sealed, as: UTF8.self).contains("ACC-TOKEN-SECRET"))
-        #expect(fleet.seal(plaintext) != sealed)  // a fresh nonce every time
+        let key = Array("fleet-secret-0123456789-0123456789".utf8)
+        let sender = ReplicationSealer(secret: try ReplicationSecret(key))
+        let receiver = ReplicationSealer(secret: try ReplicationSecret(key))
+        let plaintext = Array("account ACC-TOKEN-SECRET".utf8)
+        var sealed: [[UInt8]] = []
+        sender.seal(plaintext, issuedAt: 1_700_000_000_123) { sealed.append($0) }
+        sender.seal(plaintext, issuedAt: 1_700_000_000_456) { sealed.append($0) }
 
-        var tampered = sealed
-        tampered[20] ^= 0x01
-        #expect(fleet.open(tampered) == nil)
-        #expect(fleet.open(Array(sealed.dropLast())) == nil)
-        #expect(try ReplicationSecret(Array("another-secret-98765432-98765432".utf8)).open(sealed) == nil)
+        let first = ReplicationEnvelope(
+            keyID: sender.secret.keyID(at: 0), sender: sender.sender, counter: 1, issuedAt: 1_700_000_000_123)
+        #expect(receiver.open(sealed[0]) == .message(first, plaintext))
+        guard case .message(let second, _) = receiver.open(sealed[1]) else {
+            Issue.record("the second message did not open")
+            return
+        }
+        #expect(second.counter == 2 && second.issuedAt == 1_700_000_000_456)
+        #expect(sealed[0][0] == 3 && sealed[0].count == ReplicationEnvelope.headerLength + plaintext.count + 16)
+        #expect(!String(decoding: sealed[0], as: UTF8.self).contains("ACC-TOKEN-SECRET"))
+        #expect(sender.open(sealed[0]) == .own)
+
+        for offset in [5, 25, 30, sealed[0].count - 20, sealed[0].count - 1] {  // sender, counter, issued-at, body, tag
+            var tampered = sealed[0]
+            tampered[offset] ^= 0x01
+            #expect(receiver.open(tampered) == .unauthentic)
+        }
+        #expect(receiver.open(Array(sealed[0].dropLast())) == .unauthentic)
+        #expect(receiver.open(Array(sealed[0].prefix(ReplicationEnvelope.minimumLength - 1))) == .malformed)
+        var oldFormat = sealed[0]
+        oldFormat[0] = 2
+        #expect(receiver.open(oldFormat) == .malformed)
+        let foreign = ReplicationSealer(secret: try ReplicationSecret(Array("another-secret-98765432-98765432".utf8)))
+        #expect(foreign.open(sealed[0]) == .unauthentic)
+    }
+
+    @Test("a ring mid-rotation opens messages sealed under either key and names sessions under both")
+    func rotation() throws {
+        let old = Array("old-fleet-secret-0123456789-01234".utf8)
+        let new = Array("new-fleet-secret-0123456789-01234".utf8)
+        let onOld = ReplicationSealer(secret: try ReplicationSecret(keys: [old]))
+        let rotating = ReplicationSealer(secret: try ReplicationSecret(keys: [new, old]))
+        let onNew = ReplicationSealer(secret: try ReplicationSecret(keys: [new]))
+        var fromOld: [UInt8] = []
+        var fromRotating: [UInt8] = []
+        onOld.seal([1, 2, 3], issuedAt: 0) { fromOld = $0 }
+        rotating.seal([4, 5, 6], issuedAt: 0) { fromRotating = $0 }
+        #expect(rotating.open(fromOld) != .unauthentic && onNew.open(fromRotating) != .unauthentic)
+        #expect(onOld.open(fromRotating) == .unauthentic)  // sealed with the new key, which `onOld` lacks
+        let hashes = rotating.secret.sessionHashes(of: "session-x")
+        #expect(hashes == [onNew.secret.sessionHash(of: "session-x"), onOld.secret.sessionHash(of: "session-x")])
     }
 
     @Test("a key shorter than 32 bytes and a plain-text secret are refused; an unset variable means no secret")

@@ -54,6 +54,7 @@ public final class CacheHub: Sendable {
     ) throws(UnifiedCacheError) {
         let current = settings.current
         let limits = current.memory
+        try configuration.replication?.validate()
         let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
         self.replication = replication
         let secondLevel = configuration.secondLevel.map { level in

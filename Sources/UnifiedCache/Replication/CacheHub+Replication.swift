@@ -21,7 +21,6 @@ extension ReplicationCoordinator {
             ("applied", "Clears of other replicas applied here.", statistics.applied),
             ("ignored_own", "Own messages delivered back and ignored.", statistics.ignoredOwn),
             ("unknown_session", "Messages about sessions this replica does not hold.", statistics.unknownSession),
-            ("rejected", "Payloads not sealed with the fleet secret.", statistics.rejected),
             ("gaps_recovered", "Times local entries were dropped after (re)subscribing.", statistics.gapsRecovered),
             ("disconnections", "Times the link to the bus went down.", statistics.disconnections),
         ]
@@ -30,6 +29,12 @@ extension ReplicationCoordinator {
             "\(namespace)_replication_link_up", help: "1 when subscribed to the replication bus, else 0.",
             value: statistics.linkState.isUp ? 1 : 0, into: &text)
         PrometheusSeries.counters(prefix: "\(namespace)_replication", counters, into: &text)
+        let rejected = "\(namespace)_replication_rejected_total"
+        text += "# HELP \(rejected) Payloads refused (or not applied to a newer session), by reason.\n"
+        text += "# TYPE \(rejected) counter\n"
+        for reason in ReplicationRejection.allCases {
+            text += "\(rejected){reason=\"\(reason.rawValue)\"} \(statistics.rejected(reason))\n"
+        }
         return text
     }
 }

@@ -1,4 +1,7 @@
-/// How a ``CacheHub`` takes part in a fleet of replicas: the transport that carries clears, and the fleet secret.
+import CacheCore
+
+/// How a ``CacheHub`` takes part in a fleet of replicas: the transport that carries clears, the fleet secret, and the
+/// rules that keep a captured message from being replayed.
 ///
 /// Set it on ``CacheHub/Configuration/replication``; nil (the default) keeps the hub an island, which is right for a
 /// BFF that runs one replica. The Redis module provides the transport (`RedisReplicationTransport`).
@@ -10,17 +13,74 @@ public struct ReplicationConfiguration: Sendable {
     /// Told of link changes, gaps and rejected messages (for logs); silent when nil. Called on the transport's
     /// thread or the coordinator's task: keep it cheap.
     public var observer: (@Sendable (ReplicationEvent) -> Void)?
+    /// The largest payload looked at; a larger one is refused before any cryptography. Default: 64 KiB (a clear is
+    /// usually under 200 bytes).
+    public var maximumPayloadBytes: Int
+    /// How long a message stays acceptable after it was issued (by the sender's wall clock); an older one is
+    /// refused, and so is one issued further than this in this replica's future. Default: 60 s.
+    public var messageLifetime: Duration
+    /// How far apart the replicas' wall clocks may be. A session ending or clear applies to a session only if the
+    /// session was created here no later than the message's issue time plus this allowance, so a replayed logout
+    /// never ends a session started after it; a legitimate one is never missed while clocks differ by less than the
+    /// allowance. Default: 2 s.
+    public var clockSkewAllowance: Duration
+    /// The wall clock that stamps messages and judges their age; `SystemCacheClock` by default (replicas are
+    /// separate processes: the wall clock is the one time they share). Tests inject a `ManualCacheClock`.
+    public var clock: any CacheClock
 
-    /// Replication over `transport`, sealed with `secret`.
+    /// Replication over `transport`, sealed with `secret`, with the replay rules given or defaulted.
     public init(
         transport: any ReplicationTransport,
         secret: ReplicationSecret,
-        observer: (@Sendable (ReplicationEvent) -> Void)? = nil
+        observer: (@Sendable (ReplicationEvent) -> Void)? = nil,
+        maximumPayloadBytes: Int = 64 * 1024,
+        messageLifetime: Duration = .seconds(60),
+        clockSkewAllowance: Duration = .seconds(2),
+        clock: any CacheClock = SystemCacheClock()
     ) {
         self.transport = transport
         self.secret = secret
         self.observer = observer
+        self.maximumPayloadBytes = maximumPayloadBytes
+        self.messageLifetime = messageLifetime
+        self.clockSkewAllowance = clockSkewAllowance
+        self.clock = clock
     }
+
+    /// Checks the replay rules: a positive lifetime, an allowance from zero up to the lifetime, a payload cap of at
+    /// least 256 bytes.
+    func validate() throws(UnifiedCacheError) {
+        guard messageLifetime > .zero, clockSkewAllowance >= .zero, clockSkewAllowance <= messageLifetime,
+            maximumPayloadBytes >= 256
+        else {
+            throw UnifiedCacheError(
+                code: .invalidSettings,
+                message: "Replication needs messageLifetime > 0, 0 ≤ clockSkewAllowance ≤ messageLifetime and "
+                    + "maximumPayloadBytes ≥ 256.")
+        }
+    }
+}
+
+/// Why a replica refused a payload from the bus (the `reason` label of `ucache_replication_rejected_total`).
+public enum ReplicationRejection: String, CaseIterable, Hashable, Sendable {
+    /// Larger than ``ReplicationConfiguration/maximumPayloadBytes``: refused before any cryptography.
+    case oversize
+    /// Too short, or not wire format v3 (e.g. from a replica of an older release).
+    case malformed
+    /// Not sealed with a key of this replica's ring, or altered.
+    case unauthentic
+    /// Issued longer ago than ``ReplicationConfiguration/messageLifetime``.
+    case stale
+    /// Issued further in the future than ``ReplicationConfiguration/messageLifetime`` (a sender's clock far ahead).
+    case future
+    /// Its sender already had a message with this counter or a higher one delivered: a replay (or a re-send after a
+    /// reconnection, which is harmless to refuse).
+    case replayed
+    /// Authentic, but its content is not a clear this release knows.
+    case undecodable
+    /// A session clear or ending issued before the session it names was created here (beyond the clock-skew
+    /// allowance): it cannot concern that session, which is left alone.
+    case predatesSession
 }
 
 /// Something replication did, for logs and alerts. Never carries session ids, tokens or values.
@@ -32,8 +92,8 @@ public enum ReplicationEvent: Hashable, Sendable {
     case droppedLocalEntriesAfterGap(entries: Int, records: Int)
     /// Another replica lost outgoing messages and asked every replica to drop its local entries.
     case droppedLocalEntriesOnRequest(entries: Int, records: Int)
-    /// A payload that was not sealed with the fleet secret (or was altered) was discarded.
-    case rejectedMessage
+    /// A payload was refused (or, for ``ReplicationRejection/predatesSession``, not applied to a newer session).
+    case rejectedMessage(ReplicationRejection)
     /// This replica's outgoing queue overflowed; it asked every replica to drop its local entries.
     case droppedOutgoingMessages
 }

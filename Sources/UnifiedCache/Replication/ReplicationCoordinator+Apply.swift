@@ -3,21 +3,33 @@ import GraphQLCache
 import RESTCache
 
 extension ReplicationCoordinator {
-    /// Applies another replica's clear to this hub, the way the same call would have cleared it here. Returns false
-    /// when the message names a session this replica does not hold.
-    func apply(_ message: ReplicationMessage, to hub: CacheHub) async -> Bool {
+    /// What applying a message came to.
+    enum ApplyOutcome {
+        case applied
+        /// The message names a session this replica does not hold.
+        case unknownSession
+        /// The session it names was created here after the message was issued (beyond the skew allowance).
+        case predatesSession
+    }
+
+    /// Applies another replica's clear to this hub, the way the same call would have cleared it here, to sessions
+    /// that existed when it was issued (see ``concerns(issuedAt:createdAt:)``).
+    func apply(_ message: ReplicationMessage, issuedAt: Int64, to hub: CacheHub) async -> ApplyOutcome {
         if case .domainsInEverySession(let names, let reason) = message.clear {
-            await clearDomains(names, reason: ClearReason(replicatedName: reason), in: hub)
-            return true
+            await clearDomains(names, reason: ClearReason(replicatedName: reason), issuedAt: issuedAt, in: hub)
+            return .applied
         }
         if case .dropLocalCaches = message.clear {
             let (entries, records) = await dropLocalEntries(of: hub, reason: .custom("replicationRequest"))
             observer?(.droppedLocalEntriesOnRequest(entries: entries, records: records))
-            return true
+            return .applied
         }
-        guard let hash = message.session, let session = session(forHash: hash), hub.isLive(session) else {
-            return false
+        guard let hash = message.session, let registered = registered(forHash: hash),
+            let session = registered.session, hub.isLive(session)
+        else {
+            return .unknownSession
         }
+        guard concerns(issuedAt: issuedAt, createdAt: registered.createdAt) else { return .predatesSession }
         let manager = session.cacheManager
         switch message.clear {
         case .everything(let reason, let endsSession):
@@ -33,7 +45,7 @@ extension ReplicationCoordinator {
         case .query(let query): await manager.clearCache(forQuery: query)
         case .account(let identifier): await manager.clearCache(forAccountId: identifier)
         case .domain(let name, let reason):
-            guard let domain = try? CacheDomain.Name(name) else { return true }
+            guard let domain = try? CacheDomain.Name(name) else { return .applied }
             await manager.clear(domain: domain, reason: ClearReason(replicatedName: reason))
         case .restMutation(let method, let path, let entities):
             applyRESTMutation(method: method, path: path, entities: entities, session: session, hub: hub)
@@ -45,7 +57,7 @@ extension ReplicationCoordinator {
         case .domainsInEverySession, .dropLocalCaches:
             break
         }
-        return true
+        return .applied
     }
 
     /// What `APIService` and the hub's entity links did on the sender after a successful REST mutation.
@@ -74,9 +86,10 @@ extension ReplicationCoordinator {
         }
     }
 
-    private func clearDomains(_ names: [String], reason: ClearReason, in hub: CacheHub) async {
+    private func clearDomains(_ names: [String], reason: ClearReason, issuedAt: Int64, in hub: CacheHub) async {
         let domains = names.compactMap { try? CacheDomain.Name($0) }
-        for session in liveSessions where hub.isLive(session) {
+        for registered in registeredSessions where concerns(issuedAt: issuedAt, createdAt: registered.createdAt) {
+            guard let session = registered.session, hub.isLive(session) else { continue }
             for domain in domains { await session.cacheManager.clear(domain: domain, reason: reason) }
         }
     }

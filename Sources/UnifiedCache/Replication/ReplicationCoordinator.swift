@@ -6,41 +6,48 @@ import Synchronization
 /// other replicas, in the order the bus delivered them.
 ///
 /// Publishing never waits for the bus (the transport queues). Applying runs on one task of its own; while it
-/// applies, ``publishingSuppressed`` is set so that the clears it makes are not published again.
+/// applies, ``publishingSuppressed`` is set so that the clears it makes are not published again. What arrives is
+/// checked in `transportDidReceive(_:)` (size, seal, age, replay) before it is queued for applying.
 final class ReplicationCoordinator: ReplicationReceiver {
     /// Set while a received clear is applied (and while the hub publishes one message for many local clears): the
     /// hooks then publish nothing, so replicas never echo each other.
     @TaskLocal static var publishingSuppressed = false
 
-    /// Identifies this replica's messages so it can ignore them when the bus delivers them back.
-    let replicaID: String
     let secret: ReplicationSecret
+    /// Seals under this replica's sender id and counter; opens the other replicas' messages.
+    let sealer: ReplicationSealer
     let transport: any ReplicationTransport
     let observer: (@Sendable (ReplicationEvent) -> Void)?
-    private let state = Mutex(State())
+    let rules: ReplayRules
+    let clock: any CacheClock
+    let state = Mutex(State())
     private let inbox: AsyncStream<Work>.Continuation
     private let work: AsyncStream<Work>
 
-    private struct State {
+    struct State {
         var statistics = ReplicationStatistics()
-        /// Session hash → the live session, for the sessions this replica holds. Weak: a session holds the
-        /// coordinator (through its parts), and the hub's registry is what keeps sessions alive.
-        var sessions: [String: WeakSession] = [:]
+        /// Session hash (under every key of the ring) → the live session. Weak: a session holds the coordinator
+        /// (through its parts), and the hub's registry is what keeps sessions alive.
+        var sessions: [String: RegisteredSession] = [:]
+        /// Each sender's highest counter seen, and when (see `ReplayRules`).
+        var highWater = HighWaterMarks()
         var hub = WeakHub()
         var worker: Task<Void, Never>?
     }
 
     enum Work: Sendable {
-        case apply(ReplicationMessage)
+        case apply(ReplicationMessage, issuedAt: Int64)
         case dropLocalEntries(ReplicationEvent.DropCause)
+        case publishDropRequest
     }
 
     init(configuration: ReplicationConfiguration) {
-        var generator = SystemRandomNumberGenerator()
-        replicaID = (0..<2).map { _ in String(generator.next() as UInt64, radix: 36) }.joined(separator: "-")
         secret = configuration.secret
+        sealer = ReplicationSealer(secret: configuration.secret)
         transport = configuration.transport
         observer = configuration.observer
+        rules = ReplayRules(configuration)
+        clock = configuration.clock
         (work, inbox) = AsyncStream.makeStream(of: Work.self)
     }
 
@@ -65,6 +72,9 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     var statistics: ReplicationStatistics { state.withLock { $0.statistics } }
 
+    /// Now on the replication clock, in milliseconds since 1970.
+    var nowMilliseconds: Int64 { ReplayRules.milliseconds(since1970: clock.wallClockNow()) }
+
     // MARK: Sessions
 
     /// The wire name of a session: the keyed hash of its scope, which is derived from the session id *and* the
@@ -74,10 +84,17 @@ final class ReplicationCoordinator: ReplicationReceiver {
         return secret.sessionHash(of: identity)
     }
 
-    /// Registers a live session, so clears of other replicas naming it reach it.
+    /// Registers a live session under its name for every key of the ring (a sender mid-rotation names it under its
+    /// own current key), with the time it was created here.
     func register(_ session: CacheSession) {
-        guard let hash = sessionHash(of: session.scope) else { return }
-        state.withLock { $0.sessions[hash] = WeakSession(session: session) }
+        guard case .session(let identity) = session.scope else { return }
+        let created = nowMilliseconds
+        let hashes = secret.sessionHashes(of: identity)
+        state.withLock { state in
+            for (index, hash) in hashes.enumerated() {
+                state.sessions[hash] = RegisteredSession(session: session, createdAt: created, isPrimary: index == 0)
+            }
+        }
     }
 
     /// The handle a session's parts publish through.
@@ -87,16 +104,19 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     /// Forgets an ended session (only that object: a newer session of the same scope stays registered).
     func unregister(_ session: CacheSession) {
-        guard let hash = sessionHash(of: session.scope) else { return }
+        guard case .session(let identity) = session.scope else { return }
+        let hashes = secret.sessionHashes(of: identity)
         state.withLock { state in
-            if state.sessions[hash]?.session === session || state.sessions[hash]?.session == nil {
+            for hash in hashes where state.sessions[hash]?.session === session || state.sessions[hash]?.session == nil {
                 state.sessions[hash] = nil
             }
         }
     }
 
-    func session(forHash hash: String) -> CacheSession? { state.withLock { $0.sessions[hash]?.session } }
-    var liveSessions: [CacheSession] { state.withLock { $0.sessions.values.compactMap(\.session) } }
+    func registered(forHash hash: String) -> RegisteredSession? { state.withLock { $0.sessions[hash] } }
+    var liveSessions: [CacheSession] { registeredSessions.compactMap(\.session) }
+    /// Every registered session once (under its current-key name).
+    var registeredSessions: [RegisteredSession] { state.withLock { $0.sessions.values.filter(\.isPrimary) } }
     var hub: CacheHub? { state.withLock { $0.hub.hub } }
 
     // MARK: Publishing
@@ -104,9 +124,14 @@ final class ReplicationCoordinator: ReplicationReceiver {
     /// Seals and queues one clear, unless it is itself the application of another replica's clear.
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
-        let message = ReplicationMessage(origin: replicaID, session: session, clear: clear)
-        guard let plaintext = try? JSONEncoder().encode(message) else { return }
-        transport.publish(secret.seal(Array(plaintext)))
+        send(ReplicationMessage(session: session, clear: clear))
+    }
+
+    /// Seals `message` under the next counter and queues it, whether or not publishing is suppressed.
+    private func send(_ message: ReplicationMessage) {
+        let plaintext = ReplicationMessageCodec.encode(message)
+        let transport = transport
+        sealer.seal(plaintext, issuedAt: nowMilliseconds) { transport.publish($0) }
         state.withLock { $0.statistics.published += 1 }
     }
 
@@ -119,18 +144,16 @@ final class ReplicationCoordinator: ReplicationReceiver {
     // MARK: ReplicationReceiver
 
     func transportDidReceive(_ payload: [UInt8]) {
-        guard let plaintext = secret.open(payload),
-            let message = try? JSONDecoder().decode(ReplicationMessage.self, from: Data(plaintext))
-        else {
-            state.withLock { $0.statistics.rejected += 1 }
-            observer?(.rejectedMessage)
-            return
+        switch admit(payload) {
+        case .accepted(let message, let issuedAt): inbox.yield(.apply(message, issuedAt: issuedAt))
+        case .own: state.withLock { $0.statistics.ignoredOwn += 1 }
+        case .rejected(let reason): reject(reason)
         }
-        guard message.origin != replicaID else {
-            state.withLock { $0.statistics.ignoredOwn += 1 }
-            return
-        }
-        inbox.yield(.apply(message))
+    }
+
+    func reject(_ reason: ReplicationRejection) {
+        state.withLock { $0.statistics.countRejection(reason) }
+        observer?(.rejectedMessage(reason))
     }
 
     func transportDidChange(_ linkState: ReplicationLinkState) {
@@ -146,19 +169,26 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     func transportDidDropOutgoingMessages() {
         observer?(.droppedOutgoingMessages)
-        publish(.dropLocalCaches, session: nil)
+        // Not sent from here: the transport calls this from inside a publish, which holds the sealer's counter.
+        inbox.yield(.publishDropRequest)
     }
 
     // MARK: Applying
 
     private func perform(_ item: Work) async {
+        if case .publishDropRequest = item {
+            send(ReplicationMessage(session: nil, clear: .dropLocalCaches))
+            return
+        }
         await Self.$publishingSuppressed.withValue(true) {
             guard let hub else { return }
             switch item {
-            case .apply(let message):
-                let applied = await apply(message, to: hub)
-                state.withLock { state in
-                    if applied { state.statistics.applied += 1 } else { state.statistics.unknownSession += 1 }
+            case .apply(let message, let issuedAt):
+                let outcome = await apply(message, issuedAt: issuedAt, to: hub)
+                switch outcome {
+                case .applied: state.withLock { $0.statistics.applied += 1 }
+                case .unknownSession: state.withLock { $0.statistics.unknownSession += 1 }
+                case .predatesSession: reject(.predatesSession)
                 }
             case .dropLocalEntries(let cause):
                 let (entries, records) = await dropLocalEntries(of: hub, reason: .custom("replicationGap"))
@@ -167,6 +197,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
                     cause == .gap
                         ? .droppedLocalEntriesAfterGap(entries: entries, records: records)
                         : .droppedLocalEntriesOnRequest(entries: entries, records: records))
+            case .publishDropRequest:
+                break
             }
         }
     }
@@ -196,7 +228,11 @@ struct SessionReplicationLink: Sendable {
     }
 }
 
-/// A registered session, held weakly (see the coordinator's session map).
-struct WeakSession: Sendable {
+/// A registered session, held weakly (see the coordinator's session map), and when it was created here.
+struct RegisteredSession: Sendable {
     weak var session: CacheSession?
+    /// Milliseconds since 1970 on the replication clock.
+    var createdAt: Int64
+    /// Registered under the current key's hash (each session has one such entry, and one per other ring key).
+    var isPrimary: Bool
 }

@@ -1,12 +1,11 @@
 import CacheCore
 
-/// One clear as it travels between replicas, before sealing. Internal: on the wire it is sealed JSON.
+/// One clear as it travels between replicas, before sealing. Internal: on the wire it is the sealed binary form of
+/// `ReplicationMessageCodec`; who sent it and when is in the sealed envelope's header (`ReplicationEnvelope`).
 ///
 /// A message names its session by ``ReplicationSecret/sessionHash(of:)``, never by id. Cached values never travel:
 /// a mutation on one replica becomes "drop these records / entities" on the others, which then fetch afresh.
 struct ReplicationMessage: Codable, Equatable, Sendable {
-    /// The replica that made the clear; a replica ignores its own messages.
-    var origin: String
     /// The keyed hash of the session the clear concerns; nil for clears of every session.
     var session: String?
     var clear: ReplicatedClear

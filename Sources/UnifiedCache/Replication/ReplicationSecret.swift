@@ -8,19 +8,15 @@ import Foundation
 /// with another secret) is rejected. Set it from `UCACHE_REPLICATION_SECRET`: at least 32 random bytes written
 /// `base64:…` or `hex:…`; a comma-separated list, current key first, rotates it (see ``init(keys:)``).
 ///
-/// Sealing: AES-256-GCM (OpenSSL) under a key derived with HKDF-SHA256 from the current master key; session hashes:
-/// HMAC-SHA256 under a key derived the same way for that purpose.
+/// Sealing (format v3, see `ReplicationSealer`): AES-256-GCM (OpenSSL) under a key derived with HKDF-SHA256 from the
+/// current master key and the sender's id, the nonce being the sender's message counter; session hashes: HMAC-SHA256
+/// under a key derived the same way for that purpose.
 public struct ReplicationSecret: Sendable {
     /// The environment variable ``init(environment:)`` reads.
     public static let environmentVariable = "UCACHE_REPLICATION_SECRET"
-    /// The wire format's version byte (2: AES-256-GCM under HKDF-derived keys).
-    static let version: UInt8 = 2
-
     let ring: FleetKeyRing
     /// The session-hash key of each master key, in the ring's order.
     private let sessionKeys: [HMACKey]
-    /// The sealing key of each master key, in the ring's order.
-    private let sealingKeys: [AES256GCMKey]
 
     /// One master key of at least 32 random bytes.
     ///
@@ -39,7 +35,6 @@ public struct ReplicationSecret: Sendable {
     init(ring: FleetKeyRing) {
         self.ring = ring
         sessionKeys = ring.keys.map { HMACKey(key: $0.derivedKey("ucache replication session v2")) }
-        sealingKeys = ring.keys.map { AES256GCMKey(key: $0.derivedKey("ucache replication sealing v2")) }
     }
 
     /// The secret from `UCACHE_REPLICATION_SECRET`; nil when the variable is unset or empty.
@@ -53,30 +48,31 @@ public struct ReplicationSecret: Sendable {
     /// The name of a session on the wire: hex HMAC-SHA256 of its id under the current key's session key. The same
     /// on every replica of the fleet, not reversible, and useless without the secret for guessing short ids.
     public func sessionHash(of sessionID: String) -> String {
-        let code = sessionKeys[0].code(for: Array(sessionID.utf8))
-        return code.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        Self.hex(sessionKeys[0].code(for: Array(sessionID.utf8)))
     }
 
-    /// Encrypts and authenticates `plaintext`: version, key id, a random 12-byte nonce, ciphertext and tag.
-    func seal(_ plaintext: [UInt8]) -> [UInt8] {
-        let nonce = SecureRandom.bytes(AES256GCMKey.nonceLength)
-        var sealed: [UInt8] = [Self.version]
-        sealed.reserveCapacity(1 + FleetKeyRing.idLength + nonce.count + plaintext.count + AES256GCMKey.tagLength)
-        sealed.append(contentsOf: ring.current.id)
-        sealed.append(contentsOf: nonce)
-        sealingKeys[0].seal(plaintext, nonce: nonce, authenticating: sealed, appendingTo: &sealed)
-        return sealed
+    /// The session's name under every key of the ring, current first: during a rotation a message names a session
+    /// under the sender's current key, which may be any key of this ring.
+    func sessionHashes(of sessionID: String) -> [String] {
+        sessionKeys.map { Self.hex($0.code(for: Array(sessionID.utf8))) }
     }
 
-    /// The plaintext of a sealed payload, or nil when it was not sealed with a key of this ring (or was altered).
-    func open(_ sealed: [UInt8]) -> [UInt8]? {
-        let headerLength = 1 + FleetKeyRing.idLength + AES256GCMKey.nonceLength
-        guard sealed.count >= headerLength + AES256GCMKey.tagLength, sealed[0] == Self.version else { return nil }
-        let id = sealed[1..<(1 + FleetKeyRing.idLength)]
-        guard let index = ring.keys.firstIndex(where: { $0.id.elementsEqual(id) }) else { return nil }
-        return sealingKeys[index].open(
-            sealed[headerLength...], nonce: sealed[(1 + FleetKeyRing.idLength)..<headerLength],
-            authenticating: sealed[..<headerLength])
+    /// The position in the ring of the key named `id`, if the ring holds it.
+    func keyIndex(id: some Collection<UInt8>) -> Int? {
+        ring.keys.firstIndex { $0.id.elementsEqual(id) }
+    }
+
+    /// The id of the key at `index` (0 is the current key), sent in the clear beside what it sealed.
+    func keyID(at index: Int) -> [UInt8] { ring.keys[index].id }
+
+    /// The AES-256-GCM key one sender seals its messages with under the ring's key at `index`: HKDF of the master
+    /// key salted with the sender id, so each sender has a key of its own and its counter can be the nonce.
+    func messageKey(at index: Int, sender: [UInt8]) -> AES256GCMKey {
+        AES256GCMKey(key: ring.keys[index].derivedKey("ucache replication messages v3", salt: sender))
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
     }
 }
 

@@ -10,10 +10,20 @@ public struct ReplicationStatistics: Hashable, Sendable {
     public var ignoredOwn = 0
     /// Messages about a session this replica does not hold (nothing to clear).
     public var unknownSession = 0
-    /// Payloads discarded because they were not sealed with the fleet secret.
+    /// Payloads refused, all reasons together (the sum of ``rejectedByReason``).
     public var rejected = 0
+    /// Payloads refused, by reason (a reason never seen is absent).
+    public var rejectedByReason: [ReplicationRejection: Int] = [:]
     /// Times the replica dropped its local entries after (re)subscribing.
     public var gapsRecovered = 0
     /// Times the link went down.
     public var disconnections = 0
+
+    /// Payloads refused for `reason`.
+    public func rejected(_ reason: ReplicationRejection) -> Int { rejectedByReason[reason] ?? 0 }
+
+    mutating func countRejection(_ reason: ReplicationRejection) {
+        rejected += 1
+        rejectedByReason[reason, default: 0] += 1
+    }
 }

@@ -1,0 +1,149 @@
+import CacheCrypto
+import Synchronization
+
+/// The clear header of a sealed replication message (wire format v3), all of it authenticated:
+///
+/// `version (1) = 3 | key id (4) | sender id (16) | counter (8) | issued-at (8) | ciphertext | tag (16)`
+///
+/// Integers are big-endian; issued-at is milliseconds since 1970 on the sender's wall clock. The sender id is 16
+/// random bytes per process and the counter strictly increases for it, so the pair names one message for good: a
+/// receiver keeps each sender's highest counter and refuses anything at or below it.
+struct ReplicationEnvelope: Equatable, Sendable {
+    static let version: UInt8 = 3
+    static let senderLength = 16
+    static let headerLength = 1 + FleetKeyRing.idLength + senderLength + 8 + 8
+    /// The shortest payload that can be a message: a header and a tag.
+    static let minimumLength = headerLength + AES256GCMKey.tagLength
+
+    var keyID: [UInt8]
+    var sender: [UInt8]
+    var counter: UInt64
+    /// Milliseconds since 1970, sender's wall clock.
+    var issuedAt: Int64
+
+    /// The header as sent, which is also the associated data the tag covers.
+    var header: [UInt8] {
+        var bytes: [UInt8] = [Self.version]
+        bytes.reserveCapacity(Self.headerLength)
+        bytes.append(contentsOf: keyID)
+        bytes.append(contentsOf: sender)
+        Self.append(counter, to: &bytes)
+        Self.append(UInt64(bitPattern: issuedAt), to: &bytes)
+        return bytes
+    }
+
+    /// The AES-GCM nonce: 4 zero bytes and the counter. Unique per key, since each sender has a key of its own.
+    var nonce: [UInt8] {
+        var bytes: [UInt8] = [0, 0, 0, 0]
+        Self.append(counter, to: &bytes)
+        return bytes
+    }
+
+    init(keyID: [UInt8], sender: [UInt8], counter: UInt64, issuedAt: Int64) {
+        self.keyID = keyID
+        self.sender = sender
+        self.counter = counter
+        self.issuedAt = issuedAt
+    }
+
+    /// The header of `payload`; nil when it is too short for a header and a tag or is not format v3.
+    init?(parsing payload: [UInt8]) {
+        guard payload.count >= Self.minimumLength, payload[0] == Self.version else { return nil }
+        var offset = 1
+        keyID = Array(payload[offset..<(offset + FleetKeyRing.idLength)])
+        offset += FleetKeyRing.idLength
+        sender = Array(payload[offset..<(offset + Self.senderLength)])
+        offset += Self.senderLength
+        counter = Self.integer(payload, at: offset)
+        issuedAt = Int64(bitPattern: Self.integer(payload, at: offset + 8))
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    }
+
+    private static func integer(_ bytes: [UInt8], at offset: Int) -> UInt64 {
+        bytes[offset..<(offset + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
+
+/// Seals this replica's messages under its sender id and counter, and opens the messages of any replica whose key
+/// is in the ring.
+///
+/// Each sender seals with a key of its own, HKDF(master, salt: sender id, "ucache replication messages v3"), so the
+/// nonce can be the counter without ever repeating under one key. The receiving side derives a sender's key once
+/// and keeps it (a bounded cache, filled only by messages that authenticated).
+final class ReplicationSealer: Sendable {
+    /// Derived keys kept for other senders; past it the cache starts over (a fleet has a handful of replicas).
+    static let openingKeyLimit = 256
+
+    let secret: ReplicationSecret
+    /// This process's sender id: 16 random bytes.
+    let sender: [UInt8]
+    private let ownKey: AES256GCMKey
+    private let currentKeyID: [UInt8]
+    private let counter = Mutex<UInt64>(0)
+    private let openingKeys = Mutex<[OpeningKeyName: AES256GCMKey]>([:])
+
+    private struct OpeningKeyName: Hashable {
+        var index: Int
+        var sender: [UInt8]
+    }
+
+    /// What ``open(_:)`` found.
+    enum Opened: Equatable {
+        /// Too short, or not format v3.
+        case malformed
+        /// This replica's own message, delivered back (not opened: it needs no cryptography).
+        case own
+        /// Sealed with no key of the ring, or altered.
+        case unauthentic
+        /// Authentic: its header and plaintext.
+        case message(ReplicationEnvelope, [UInt8])
+    }
+
+    init(secret: ReplicationSecret, sender: [UInt8] = SecureRandom.bytes(ReplicationEnvelope.senderLength)) {
+        precondition(sender.count == ReplicationEnvelope.senderLength, "a sender id is 16 bytes")
+        self.secret = secret
+        self.sender = sender
+        ownKey = secret.messageKey(at: 0, sender: sender)
+        currentKeyID = secret.keyID(at: 0)
+    }
+
+    /// Seals `plaintext` under the next counter and hands it to `deliver` before the next message gets a counter,
+    /// so messages leave this replica in counter order (a receiver refuses a counter below one it has seen).
+    func seal(_ plaintext: [UInt8], issuedAt: Int64, deliver: ([UInt8]) -> Void) {
+        counter.withLock { counter in
+            counter += 1
+            let envelope = ReplicationEnvelope(
+                keyID: currentKeyID, sender: sender, counter: counter, issuedAt: issuedAt)
+            var sealed = envelope.header
+            sealed.reserveCapacity(sealed.count + plaintext.count + AES256GCMKey.tagLength)
+            let header = sealed
+            ownKey.seal(plaintext, nonce: envelope.nonce, authenticating: header, appendingTo: &sealed)
+            deliver(sealed)
+        }
+    }
+
+    /// Authenticates and decrypts `payload` (the caller has already capped its size).
+    func open(_ payload: [UInt8]) -> Opened {
+        guard let envelope = ReplicationEnvelope(parsing: payload) else { return .malformed }
+        if envelope.sender == sender { return .own }
+        guard let index = secret.keyIndex(id: envelope.keyID) else { return .unauthentic }
+        let name = OpeningKeyName(index: index, sender: envelope.sender)
+        let cached = openingKeys.withLock { $0[name] }
+        let key = cached ?? secret.messageKey(at: index, sender: envelope.sender)
+        let headerLength = ReplicationEnvelope.headerLength
+        guard
+            let plaintext = key.open(
+                payload[headerLength...], nonce: envelope.nonce, authenticating: payload[..<headerLength])
+        else { return .unauthentic }
+        if cached == nil {
+            openingKeys.withLock { keys in
+                if keys.count >= Self.openingKeyLimit { keys.removeAll() }
+                keys[name] = key
+            }
+        }
+        return .message(envelope, plaintext)
+    }
+}
