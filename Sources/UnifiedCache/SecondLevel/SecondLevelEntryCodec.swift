@@ -200,7 +200,8 @@ struct ByteReader {
         var list: [String] = []
         list.reserveCapacity(Int(count))
         for _ in 0..<count {
-            guard let string = string() else { return nil }
+            // Strictly ascending, as the encoder writes sets: a value re-encodes to its own bytes.
+            guard let string = string(), list.last.map({ $0 < string }) ?? true else { return nil }
             list.append(string)
         }
         return list
