@@ -68,7 +68,7 @@ enum FuzzMain {
             return pointers.withUnsafeMutableBufferPointer { buffer in
                 var argv = buffer.baseAddress
                 return LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-                    runOne(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
+                    FuzzMain.runOne(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [])
                     return 0
                 }
             }
