@@ -45,8 +45,9 @@ final class SecondLevelFuzzHarness: Sendable {
         hub.session(id: id, principal: VerifiedPrincipal("fuzz-user"), credentials: .bearer("fuzz-token"))
     }
 
-    /// A cache-first read (served from the second level or failed upstream), then, when the second level served it,
-    /// a cache-only read that memory must answer with the same body.
+    /// A cache-only read (memory is empty: the second level answers it, or nothing does — the same read path a
+    /// cache-first read takes before its upstream call, without the call), then, when the second level served it,
+    /// another one that memory must answer with the same body.
     func runREST(_ input: [UInt8]) -> [String] {
         var violations = Violations()
         if let entry = SecondLevelEntryCodec.decode(input) {
@@ -58,7 +59,7 @@ final class SecondLevelFuzzHarness: Sendable {
             let session = session("fuzz-rest")
             var served: Data?
             var fromMemory: Data?
-            let first = await session.rest.performWithSource(with: FuzzRESTRead(policy: .cacheFirst))
+            let first = await session.rest.performWithSource(with: FuzzRESTRead(policy: .cacheOnly))
             if case .success(let answer) = first, answer.source == .cache {
                 served = answer.data
                 let again = await session.rest.performWithSource(with: FuzzRESTRead(policy: .cacheOnly))
