@@ -43,7 +43,7 @@ tsan: deps
 # (FUZZ_TARGETS to pick some); `make fuzz-smoke`: the same, briefly, as CI runs it. A crash, leak or broken invariant
 # fails the target and leaves its input in .build-fuzz/artifacts/<target>/.
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 12
+FUZZ_SMOKE_SECONDS ?= 10
 FUZZ_TARGETS ?=
 
 fuzz: deps
