@@ -2,7 +2,7 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check docs asan tsan example example-smoke bench-bff
+.PHONY: demo test lint format bench deps build docker-check docs asan tsan example example-smoke bench-bff fuzz fuzz-smoke
 
 deps:
 	@scripts/ensure-deps.sh
@@ -40,13 +40,26 @@ asan: deps
 tsan: deps
 	scripts/sanitize.sh tsan
 
+# `make fuzz`: every fuzz target (Fuzz/, scripts/fuzz.sh) under libFuzzer + AddressSanitizer for FUZZ_SECONDS each
+# (FUZZ_TARGETS to pick some); `make fuzz-smoke`: the same, briefly, as CI runs it. A crash, leak or broken invariant
+# fails the target and leaves its input in .build-fuzz/artifacts/<target>/.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_TARGETS ?=
+
+fuzz: deps
+	scripts/fuzz.sh --seconds $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-smoke: deps
+	scripts/fuzz.sh --seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
+
 EXAMPLE_SOURCES := Examples/HummingbirdBFF/Package.swift Examples/HummingbirdBFF/Sources
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests $(EXAMPLE_SOURCES)
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz $(EXAMPLE_SOURCES)
 
 format:
-	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests $(EXAMPLE_SOURCES)
+	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Fuzz $(EXAMPLE_SOURCES)
 
 bench:
 	@scripts/ensure-deps.sh --bench

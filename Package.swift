@@ -65,6 +65,21 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // Fuzzing (`make fuzz`, scripts/fuzz.sh): the targets are a library the regression tests replay too; the
+        // driver is one executable whose first argument names the target. Built with testable imports (debug).
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["UnifiedCache", "RedisReplication", "CHiredis"],
+            path: "Fuzz/FuzzTargets",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "ucache-fuzz",
+            dependencies: ["FuzzTargets", "CLibFuzzer"],
+            path: "Fuzz/ucache-fuzz",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "ucache-replica",
             dependencies: ["UnifiedCache", "RedisReplication"],
@@ -90,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnifiedCacheTests",
-            dependencies: ["UnifiedCache", "FixtureSupport", "RedisReplication"],
+            dependencies: ["UnifiedCache", "FixtureSupport", "RedisReplication", "FuzzTargets"],
             swiftSettings: strictSettings
         ),
         .testTarget(

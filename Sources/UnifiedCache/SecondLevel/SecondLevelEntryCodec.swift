@@ -37,7 +37,7 @@ enum SecondLevelEntryCodec {
     /// The GraphQL entry, or nil when the bytes are not a complete one of this version.
     static func decodeGraphQL(_ bytes: [UInt8]) -> GraphQLSecondLevelEntry? {
         var reader = ByteReader(bytes)
-        guard reader.hasPrefix(kind: graphQLKind), let (storedAt, expiresAt) = reader.times(),
+        guard reader.hasPrefix(kind: graphQLKind), let (storedAt, expiresAt) = reader.exactTimes(),
             let length = reader.uint32(), let data = reader.bytes(Int(length)), reader.isAtEnd
         else { return nil }
         return GraphQLSecondLevelEntry(data: Array(data), storedAt: storedAt, expiresAt: expiresAt)
@@ -70,7 +70,8 @@ enum SecondLevelEntryCodec {
     /// The entry, or nil when the bytes are not a complete entry of this version.
     static func decode(_ bytes: [UInt8]) -> RESTSecondLevelEntry? {
         var reader = ByteReader(bytes)
-        guard reader.hasPrefix(kind: restKind), let status = reader.uint16(), let (storedAt, expiresAt) = reader.times()
+        guard reader.hasPrefix(kind: restKind), let status = reader.uint16(),
+            let (storedAt, expiresAt) = reader.exactTimes()
         else { return nil }
         let timeout: Timeout
         switch reader.byte() {
@@ -199,9 +200,21 @@ struct ByteReader {
         var list: [String] = []
         list.reserveCapacity(Int(count))
         for _ in 0..<count {
-            guard let string = string() else { return nil }
+            // Strictly ascending, as the encoder writes sets: a value re-encodes to its own bytes.
+            guard let string = string(), list.last.map({ $0 < string }) ?? true else { return nil }
             list.append(string)
         }
         return list
+    }
+
+    /// ``times()``, refused unless the dates encode back to the bytes read: `Date` keeps its time relative to 2001, so
+    /// a reading far from that with digits below its precision would come back changed. A value re-encodes to its
+    /// own bytes.
+    mutating func exactTimes() -> (storedAt: Date, expiresAt: Date?)? {
+        let start = offset
+        guard let times = times() else { return nil }
+        var writer = ByteWriter()
+        writer.append(storedAt: times.storedAt, expiresAt: times.expiresAt)
+        return storage[start..<offset].elementsEqual(writer.bytes) ? times : nil
     }
 }
