@@ -5,7 +5,8 @@ import Synchronization
 @testable import UnifiedCache
 
 /// A real hub whose replication transport delivers the fuzz input, sealed with the test secret (``FuzzPayload``), to
-/// the hub's coordinator: opening, the JSON of ``ReplicationMessage`` and the application of the clear all run.
+/// the hub's coordinator: opening, the replay rules, the binary form of ``ReplicationMessage``
+/// (`ReplicationMessageCodec`) and the application of the clear all run.
 ///
 /// The hub holds one live session (so messages naming its hash are applied to it); each run waits until the
 /// coordinator has counted the message (rejected, ignored, applied or about an unknown session).
@@ -14,12 +15,15 @@ final class ReplicationFuzzHarness: Sendable {
 
     let transport = FuzzReplicationTransport()
     let secret: ReplicationSecret
+    /// Another replica's sealer: its own sender id, its counter moving on with every input.
+    let sealer: ReplicationSealer
     let hub: CacheHub
     let session: CacheSession
 
     private init() {
         do {
             secret = try ReplicationSecret(FuzzPayload.secret)
+            sealer = ReplicationSealer(secret: secret)
             hub = try CacheHub(
                 configuration: .init(
                     restBaseURL: "http://127.0.0.1:1",
@@ -45,56 +49,53 @@ final class ReplicationFuzzHarness: Sendable {
 
     func run(_ input: [UInt8]) -> [String] {
         var violations = Violations()
-        let decoded = try? JSONDecoder().decode(ReplicationMessage.self, from: Data(input))
+        let decoded = ReplicationMessageCodec.decode(input)
         if let decoded {
-            let again = (try? JSONEncoder().encode(decoded)).flatMap {
-                try? JSONDecoder().decode(ReplicationMessage.self, from: $0)
-            }
-            violations.expect(again == decoded, "a message re-encodes to another message: \(decoded)")
+            let encoded = ReplicationMessageCodec.encode(decoded)
+            violations.expect(encoded == input, "a message decodes but re-encodes to other bytes: \(decoded)")
         }
         let before = counted
-        let rejectedBefore = hub.replicationStatistics?.rejected ?? 0
-        transport.deliver(FuzzPayload.replicationPayload(input, secret: secret))
+        let undecodableBefore = hub.replicationStatistics?.rejected(.undecodable) ?? 0
+        transport.deliver(FuzzPayload.replicationPayload(input, sealer: sealer))
         waitFor { [self] in
             while counted == before { try? await Task.sleep(for: .microseconds(20)) }
         }
-        let rejected = (hub.replicationStatistics?.rejected ?? 0) - rejectedBefore
-        violations.expect((rejected == 1) == (decoded == nil), "the coordinator's verdict differs from the decoder's")
+        let undecodable = (hub.replicationStatistics?.rejected(.undecodable) ?? 0) - undecodableBefore
+        violations.expect(
+            (undecodable == 1) == (decoded == nil), "the coordinator's verdict differs from the decoder's")
         return violations.list
     }
 
     func seeds() -> [(name: String, bytes: [UInt8])] {
         let own = secret.sessionHash(of: sessionIdentity)
         let messages: [(String, ReplicationMessage)] = [
-            ("logout", .init(origin: "r1", session: own, clear: .everything(reason: "logout", endsSession: true))),
-            ("rest", .init(origin: "r1", session: own, clear: .rest)),
-            ("graphql", .init(origin: "r1", session: own, clear: .graphQL)),
-            ("timestamps", .init(origin: "r1", session: own, clear: .timestamps)),
-            ("uplifted", .init(origin: "r1", session: own, clear: .uplifted)),
-            ("query", .init(origin: "r1", session: own, clear: .query("AccountSummary"))),
-            ("account", .init(origin: "r1", session: own, clear: .account("1234"))),
-            ("domain", .init(origin: "r1", session: own, clear: .domain(name: "accountSummary", reason: "custom(x)"))),
+            ("logout", .init(session: own, clear: .everything(reason: "logout", endsSession: true))),
+            ("rest", .init(session: own, clear: .rest)),
+            ("graphql", .init(session: own, clear: .graphQL)),
+            ("timestamps", .init(session: own, clear: .timestamps)),
+            ("uplifted", .init(session: own, clear: .uplifted)),
+            ("query", .init(session: own, clear: .query("AccountSummary"))),
+            ("account", .init(session: own, clear: .account("1234"))),
+            ("domain", .init(session: own, clear: .domain(name: "accountSummary", reason: "custom(x)"))),
             (
                 "rest-mutation",
                 .init(
-                    origin: "r1", session: own,
+                    session: own,
                     clear: .restMutation(
                         method: "POST", path: "/api/payees",
                         entities: [EntityChange(record: "Payee:1", fields: ["name"]), .init(record: "Account:2")]))
             ),
-            ("graphql-mutation", .init(origin: "r1", session: own, clear: .graphQLMutation(records: ["Account:1"]))),
+            ("graphql-mutation", .init(session: own, clear: .graphQLMutation(records: ["Account:1"]))),
             (
                 "settings",
                 .init(
-                    origin: "r1", session: nil,
+                    session: nil,
                     clear: .domainsInEverySession(names: ["cards"], reason: "settingsChanged"))
             ),
-            ("drop", .init(origin: "r1", session: nil, clear: .dropLocalCaches)),
-            ("unknown-session", .init(origin: "r1", session: "00ff", clear: .rest)),
+            ("drop", .init(session: nil, clear: .dropLocalCaches)),
+            ("unknown-session", .init(session: "00ff", clear: .rest)),
         ]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return messages.map { ($0.0, Array((try? encoder.encode($0.1)) ?? Data())) }
+        return messages.map { ($0.0, ReplicationMessageCodec.encode($0.1)) }
     }
 
     /// The identity the live session's scope carries (what its wire hash is made from).

@@ -13,17 +13,18 @@ import Synchronization
 /// error. One hub per target for the process (libFuzzer runs inputs one after another; the regression tests run the
 /// targets side by side); each run ends its session, so every run starts with empty memory.
 final class SecondLevelFuzzHarness: Sendable {
-    static let rest = SecondLevelFuzzHarness()
-    static let graphQL = SecondLevelFuzzHarness()
+    static let rest = SecondLevelFuzzHarness(kind: .rest)
+    static let graphQL = SecondLevelFuzzHarness(kind: .graphQL)
     /// The wall clock every entry is judged on; seeds are stored at this time.
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
     static let summary = UntypedGraphQLOperation(
         document: "query AccountSummary { accounts { id name balance } }", operationName: "AccountSummary")
 
-    let store = FuzzSecondLevelStore()
+    let store: FuzzSecondLevelStore
     let hub: CacheHub
 
-    private init() {
+    private init(kind: SecondLevelNames.Kind) {
+        store = FuzzSecondLevelStore(kind: kind)
         do {
             hub = try CacheHub(
                 configuration: .init(
@@ -162,6 +163,15 @@ struct FuzzRESTRead: RequestType {
 /// and clears are accepted and forgotten. Not a stand-in for Redis in a behaviour test: it feeds bytes to the hub.
 final class FuzzSecondLevelStore: SecondLevelStore {
     private let current = Mutex<[UInt8]>([])
+    /// The kind of entry this harness reads: values are sealed for it.
+    let kind: SecondLevelNames.Kind
+
+    init(kind: SecondLevelNames.Kind) {
+        self.kind = kind
+    }
+
+    var keyPrefix: String { FuzzPayload.keyPrefix }
+    var maximumValueBytes: Int { 1 << 24 }
 
     var plaintext: [UInt8] {
         get { current.withLock { $0 } }
@@ -169,7 +179,7 @@ final class FuzzSecondLevelStore: SecondLevelStore {
     }
 
     func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {
-        .hit(FuzzPayload.secondLevelValue(plaintext, for: key), generation: SecondLevelGeneration(token: "fuzz"))
+        .hit(FuzzPayload.secondLevelValue(plaintext, for: key, kind: kind), generation: FuzzPayload.generation)
     }
 
     func write(
