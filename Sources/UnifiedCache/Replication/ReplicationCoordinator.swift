@@ -104,6 +104,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
     /// Seals and queues one clear, unless it is itself the application of another replica's clear.
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
+        let span = InstrumentedOperation(hub?.configuration.instrumentation, replicating: clear)
+        defer { span?.end() }
         let message = ReplicationMessage(origin: replicaID, session: session, clear: clear)
         guard let plaintext = try? JSONEncoder().encode(message) else { return }
         transport.publish(secret.seal(Array(plaintext)))
