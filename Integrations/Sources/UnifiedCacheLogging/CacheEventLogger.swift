@@ -11,14 +11,31 @@ import UnifiedCache
 /// let hub = try CacheHub(configuration: configuration, settings: settings,
 ///                        observer: CacheEventLogger(logger: app.logger))
 /// ```
+///
+/// The logger's level is read once, here: an event below it costs one comparison, so a hit at `info` stays cheap.
+/// Make a new observer to change the level.
 public struct CacheEventLogger: CacheEventObserver {
     public let logger: Logger
+    private let logsTrace: Bool
+    private let logsDebug: Bool
 
     public init(logger: Logger) {
         self.logger = logger
+        self.logsTrace = logger.logLevel <= .trace
+        self.logsDebug = logger.logLevel <= .debug
     }
 
     public func cacheDidEmit(_ event: CacheEvent) {
+        switch event {
+        case .hit, .miss, .stale, .inserted, .evicted, .removed, .deduplicatedJoin:
+            guard logsTrace else { return }
+        case .rejected, .cleared, .networkCall, .sessionEnded:
+            guard logsDebug else { return }
+        }
+        log(event)
+    }
+
+    private func log(_ event: CacheEvent) {
         switch event {
         case .hit(let scope, let key):
             logger.trace("cache hit", metadata: Self.metadata(scope, key))
