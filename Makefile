@@ -20,8 +20,9 @@ test: deps
 	$(SWIFT) test --skip-build
 
 # `make example`: the Hummingbird BFF of Examples/HummingbirdBFF (its own package: Hummingbird is its dependency,
-# not the library's) against the bank fixture, until Ctrl-C. `make example-smoke`: its smoke test over real HTTP.
-# `make bench-bff`: wrk against it, cached vs BFF_CACHE=off.
+# not the library's) against the bank fixture, until Ctrl-C; `make example FLEET=1`: two replicas and a redis-server.
+# `make example-smoke`: its smoke test over real HTTP, one replica, then a fleet of two sharing a real Redis.
+# `make bench-bff`: wrk against it: cached, a two-replica fleet, and BFF_CACHE=off, in one run.
 example: deps
 	scripts/run-example.sh
 

@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # `make bench-bff`: wrk against Examples/HummingbirdBFF (release build) on loopback, GET /dashboard over 50
-# sessions (scripts/bench/bff-sessions.lua), first with the cache, then with BFF_CACHE=off (every read goes to the
-# bank fixture). Prints throughput, p50 and p99 of each, the fixture's request count, and the BFF's CPU time per
-# request (user + system, from /proc: the figure a busy machine disturbs least), then the machine's load.
+# sessions (scripts/bench/bff-sessions.lua), in the same invocation:
+#   cache on   one replica with the cache;
+#   fleet x2   two replicas sharing a redis-server (replication and the second level, UCACHE_REDIS_URL), wrk's
+#              threads alternating between them (scripts/bench/bff-fleet.lua), each session warmed on one of them,
+#              so the other's first read of it is an L2 hit;
+#   cache off  one replica with BFF_CACHE=off (every read goes to the bank fixture).
+# Each row: throughput, p50 and p99, the L1 hit rate (memory lookups that hit) and, for the fleet, the L2 hit rate
+# (second-level reads that hit) summed over the replicas, upstream requests per dashboard, the BFFs' CPU time per
+# request (user + system, from /proc: the figure a busy machine disturbs least) and Redis's; then the machine's load.
 # Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=eventloop runs the
 # BFF's tasks on its event loops instead of Swift's cooperative pool (see Examples/HummingbirdBFF/README.md).
 # Last, a session-churn run (scripts/bench/bff-churn.lua): every request a new session id, so every dashboard
@@ -12,35 +18,90 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 EXAMPLE="$ROOT/Examples/HummingbirdBFF"
 DURATION="${DURATION:-10s}"; THREADS="${THREADS:-2}"; CONNECTIONS="${CONNECTIONS:-32}"
 command -v wrk >/dev/null 2>&1 || { echo "error: wrk is missing: scripts/ensure-deps.sh --bench" >&2; exit 1; }
+command -v redis-server >/dev/null 2>&1 || { echo "error: redis-server is missing: scripts/ensure-deps.sh" >&2; exit 1; }
 swift build -c release --package-path "$EXAMPLE" -Xswiftc -warnings-as-errors
 BFF_BIN="$EXAMPLE/.build/release/HummingbirdBFF"
 # shellcheck source=lib/bff-servers.sh
 source "$ROOT/scripts/lib/bff-servers.sh"
 trap stop_servers EXIT
+trap 'exit 130' INT TERM
 start_fixture
 
 # cpu_ticks PID: user + system clock ticks the process has used so far.
 cpu_ticks() { awk '{ split($0, after, ") "); split(after[2], f, " "); print f[12] + f[13] }' "/proc/$1/stat"; }
 
-run() { # run MODE: one wrk run against a fresh BFF and a fresh tenant
-  local mode=$1 upstream="$FIXTURE_URL/t/bench-$1"
-  start_bff "$upstream" "$mode"
-  # Warm-up: every session's first dashboard (token verification, then the cache misses).
+# cache_counts URL...: "L1-hits L1-misses L2-hits L2-misses L2-writes", summed over the replicas' /metrics.
+cache_counts() {
+  local url
+  for url; do curl -fsS "$url/metrics"; done | awk '
+    /^ucache_hits_total[{]/ { h += $2 } /^ucache_misses_total[{]/ { m += $2 }
+    /^ucache_l2_hits_total / { lh += $2 } /^ucache_l2_misses_total / { lm += $2 } /^ucache_l2_writes_total / { lw += $2 }
+    END { print h + 0, m + 0, lh + 0, lm + 0, lw + 0 }'
+}
+
+# rate HITS MISSES: hits / (hits + misses) in percent, "n/a" when nothing was looked up.
+rate() { awk -v h="$1" -v m="$2" 'BEGIN { if (h + m == 0) print "n/a"; else printf "%.2f%%", 100 * h / (h + m) }'; }
+
+run() { # run MODE [REPLICAS]: one wrk run against fresh BFFs (one, or a fleet sharing a Redis) and a fresh tenant
+  local mode=$1 replicas=${2:-1}
+  local upstream="$FIXTURE_URL/t/bench-$mode-$replicas" urls=() pids=() label script name
+  if [ "$replicas" = 1 ]; then
+    start_bff "$upstream" "$mode"
+    urls=("$BFF_URL"); pids=("$BFF_PID"); label="cache $mode"; script=bff-sessions.lua
+  else
+    stop_bff
+    start_redis
+    for index in $(seq 1 "$replicas"); do
+      name="R$index"
+      start_replica "$name" "$upstream"
+      name="${name}_URL"; urls+=("${!name}")
+      name="R${index}_PID"; pids+=("${!name}")
+    done
+    label="fleet x$replicas "; script=bff-fleet.lua
+  fi
+  # Warm-up: every session's first dashboard (token verification, then the cache misses), session i on replica
+  # i mod n; in the fleet, once the second level holds all of them, the run starts.
+  local tokens=(token-alice token-bob token-carol)
   for session in $(seq 0 49); do
-    local tokens=(token-alice token-bob token-carol)
     curl -fsS -o /dev/null -H "Authorization: Bearer ${tokens[$((session % 3))]}" -H "X-Session-ID: bench-$session" \
-      "$BFF_URL/dashboard"
+      "${urls[$((session % replicas))]}/dashboard"
   done
-  local before after result ticks_before ticks_after requests
+  if [ "$replicas" != 1 ]; then
+    for _ in $(seq 1 100); do
+      [ "$(cache_counts "${urls[@]}" | awk '{ print $5 }')" -ge 100 ] && break
+      sleep 0.1
+    done
+  fi
+  local before after result ticks_before=0 ticks_after=0 redis_before=0 redis_after=0 requests pid counts_before
+  local counts_after replica_addresses
+  replica_addresses=$(printf '%s ' "${urls[@]#http://}")
   before=$(curl -fsS "$upstream/__control/counters" | python3 -c "import json,sys; print(json.load(sys.stdin)['requests'])")
-  ticks_before=$(cpu_ticks "$BFF_PID")
-  result=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" -s "$ROOT/scripts/bench/bff-sessions.lua" "$BFF_URL" \
-    | grep '^BENCH')
-  ticks_after=$(cpu_ticks "$BFF_PID")
+  counts_before=$(cache_counts "${urls[@]}")
+  for pid in "${pids[@]}"; do ticks_before=$((ticks_before + $(cpu_ticks "$pid"))); done
+  [ "$replicas" = 1 ] || redis_before=$(cpu_ticks "$REDIS_PID")
+  result=$(BFF_REPLICAS="$replica_addresses" wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" \
+    -s "$ROOT/scripts/bench/$script" "${urls[0]}" | grep '^BENCH')
+  for pid in "${pids[@]}"; do ticks_after=$((ticks_after + $(cpu_ticks "$pid"))); done
+  [ "$replicas" = 1 ] || redis_after=$(cpu_ticks "$REDIS_PID")
+  counts_after=$(cache_counts "${urls[@]}")
   after=$(curl -fsS "$upstream/__control/counters" | python3 -c "import json,sys; print(json.load(sys.stdin)['requests'])")
   requests=$(sed -E 's/.*requests=([0-9]+).*/\1/' <<<"$result")
-  printf 'cache %-3s %s upstream_requests=%d bff_cpu_us_per_request=%d\n' "$mode" "${result#BENCH }" \
-    "$((after - before))" "$(((ticks_after - ticks_before) * 1000000 / $(getconf CLK_TCK) / (requests > 0 ? requests : 1)))"
+  [ "$requests" -gt 0 ] || requests=1
+  # shellcheck disable=SC2086  # five numbers each
+  set -- $counts_before $counts_after
+  local l1 l2 per_tick=$((1000000 / $(getconf CLK_TCK)))
+  l1=$(rate $(($6 - $1)) $(($7 - $2)))
+  l2=$([ "$replicas" = 1 ] && echo n/a || rate $(($8 - $3)) $(($9 - $4)))
+  printf '%-9s %s l1_hit_rate=%s l2_hit_rate=%s l2_hits=%d upstream_requests=%d upstream_per_dashboard=%.5f' \
+    "$label" "${result#BENCH }" "$l1" "$l2" $(($8 - $3)) "$((after - before))" \
+    "$(awk -v u="$((after - before))" -v r="$requests" 'BEGIN { print u / r }')"
+  printf ' bff_cpu_us_per_request=%d' "$(((ticks_after - ticks_before) * per_tick / requests))"
+  [ "$replicas" = 1 ] || printf ' redis_cpu_us_per_request=%d' "$(((redis_after - redis_before) * per_tick / requests))"
+  printf '\n'
+  if [ "$replicas" != 1 ]; then
+    stop_replicas
+    stop_redis
+  fi
 }
 
 churn() { # a run where every request brings a new session; RSS sampled every second
@@ -65,6 +126,7 @@ churn() { # a run where every request brings a new session; RSS sampled every se
 
 echo "GET /dashboard, 50 sessions, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores; load: $(uptime | sed -E 's/.*load average: //')"
 run on
+run on 2
 run off
 churn
 echo "load: $(uptime | sed -E 's/.*load average: //')"

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Smoke test of Examples/HummingbirdBFF over real HTTP: starts the bank fixture and the BFF on free ports, then
-# checks the dashboard is served from the cache the second time (the fixture's counters do not move), that a
-# payment's invalidation reaches the next dashboard, that logout ends the session, that a missing or unknown token
-# is refused, that two users never see each other's accounts, and the Prometheus text. Prints "N passed, N failed"
-# last; exits non-zero on any failure; stops both servers.
+# Smoke test of Examples/HummingbirdBFF over real HTTP, in two parts.
+# One replica (no Redis): starts the bank fixture and the BFF on free ports, then checks the dashboard is served from
+# the cache the second time (the fixture's counters do not move), that a payment's invalidation reaches the next
+# dashboard, that logout ends the session, that a missing or unknown token is refused, that two users never see each
+# other's accounts, and the Prometheus text.
+# A fleet (scripts/lib/smoke-fleet.sh): a real redis-server with a password and two replicas A and B on two ports,
+# joined through UCACHE_REDIS_URL and the fleet secret; checks the shared second level, that a payment and a logout on
+# A reach B, that both keep answering while Redis is killed, and that a logout on A reaches B again once it is back.
+# Prints "N passed, N failed" and the failed checks last; exits non-zero on any failure; stops every process it
+# started (trap EXIT), whatever happens.
 # Usage: scripts/example-smoke.sh   (builds the example first unless BFF_BIN names a built binary)
+#        SMOKE_PARTS=single|fleet scripts/example-smoke.sh   (one part only; default both)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 EXAMPLE="$ROOT/Examples/HummingbirdBFF"
@@ -12,86 +18,124 @@ if [ -z "${BFF_BIN:-}" ]; then
   swift build --package-path "$EXAMPLE" ${SWIFT_FLAGS:--Xswiftc -warnings-as-errors}
   BFF_BIN="$EXAMPLE/.build/debug/HummingbirdBFF"
 fi
+PARTS="${SMOKE_PARTS:-single fleet}"
 # shellcheck source=lib/bff-servers.sh
 source "$ROOT/scripts/lib/bff-servers.sh"
-trap stop_servers EXIT
 
-passed=0; failed=0
+passed=0; failed=0; failures=()
 check() { # check NAME CONDITION-COMMAND...
   local name=$1; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok    $name"; else failed=$((failed + 1)); echo "FAIL  $name"; fi
+  if "$@"; then
+    passed=$((passed + 1)); echo "ok    $name"
+  else
+    failed=$((failed + 1)); failures+=("$name"); echo "FAIL  $name"
+  fi
 }
+# On exit: the failed checks again, the servers' logs when something failed, then every process stopped.
+finish() {
+  if [ "$failed" != 0 ] || [ "${1:-0}" != 0 ]; then
+    for log in "$SERVER_LOGS"/*.err "$SERVER_LOGS"/redis.log; do
+      [ -s "$log" ] && { echo "--- last lines of $(basename "$log")"; tail -n 20 "$log"; }
+    done
+  fi
+  stop_servers
+}
+trap 'finish $?' EXIT
+trap 'exit 130' INT TERM  # a signal ends the script through the EXIT trap too
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-fetch() { curl -fsS "$@" || echo "{}"; }  # a failed call fails the checks that read it, not the whole script
-
-start_fixture
-TENANT="smoke$$"
-UPSTREAM="$FIXTURE_URL/t/$TENANT"
-start_bff "$UPSTREAM" "${BFF_CACHE:-on}"  # BFF_CACHE=off: the cache checks must fail
-echo "fixture $FIXTURE_URL (tenant $TENANT), BFF $BFF_URL"
-
-ALICE=(-H "Authorization: Bearer token-alice")
-counters() { fetch "$UPSTREAM/__control/counters"; }
+fetch() { curl -fsS --max-time 20 "$@" || echo "{}"; }  # a failed call fails the checks that read it, not the script
+counters_of() { fetch "$1/__control/counters"; }
 route_count() { json "d['routes'].get('$1', 0)"; }
 operation_count() { json "d['operations'].get('$1', 0)"; }
 balance_of() { json "[float(a['balance']) for a in d['accounts'] if a['id'] == '$1'][0]"; }
 canonical() { json "json.dumps(d, sort_keys=True)"; }
-status_of() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+status_of() { curl -s --max-time 20 -o /dev/null -w '%{http_code}' "$@"; }
+# poll SECONDS COMMAND...: COMMAND until it succeeds, every 0.2 s; fails after SECONDS (what propagates
+# asynchronously, replication and reconnection, is polled with a bound instead of waited for with a fixed sleep).
+poll() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.2
+  done
+}
 
-check "health answers" test "$(fetch "$BFF_URL/health")" = ok
+single_replica() {
+  local TENANT="smoke$$"
+  local UPSTREAM="$FIXTURE_URL/t/$TENANT"
+  start_bff "$UPSTREAM" "${BFF_CACHE:-on}"  # BFF_CACHE=off: the cache checks must fail
+  echo "fixture $FIXTURE_URL (tenant $TENANT), BFF $BFF_URL"
 
-first=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
-after_first=$(counters)
-check "first dashboard: alice's accounts with names and balances" \
-  test "$(json "sorted((a['id'], a['name'], float(a['balance'])) for a in d['accounts'])" <<<"$first")" \
-  = "[('101', 'Everyday Account', 2500.0), ('102', 'Goal Saver', 10000.0)]"
-check "first dashboard fetched REST /api/accounts once" test "$(route_count 'GET /api/accounts' <<<"$after_first")" = 1
-check "first dashboard fetched GraphQL AccountBalances once" \
-  test "$(operation_count AccountBalances <<<"$after_first")" = 1
+  ALICE=(-H "Authorization: Bearer token-alice")
+  counters() { counters_of "$UPSTREAM"; }
 
-second=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
-after_second=$(counters)
-check "second dashboard: the same answer" test "$(canonical <<<"$second")" = "$(canonical <<<"$first")"
-check "second dashboard came from the cache: upstream counters unchanged" \
-  test "$(json "d['requests']" <<<"$after_second")" = "$(json "d['requests']" <<<"$after_first")"
+  check "health answers" test "$(fetch "$BFF_URL/health")" = ok
 
-payment=$(fetch "${ALICE[@]}" -H 'Content-Type: application/json' \
-  -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":10}' "$BFF_URL/payments")
-check "payment answers the new balance" test "$(json "float(d['balance'])" <<<"$payment")" = 2490.0
-third=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
-after_third=$(counters)
-check "dashboard after the payment shows the new balance" test "$(balance_of 101 <<<"$third")" = 2490.0
-# The mutation's answer names Account:101: the hub drops the REST entries that depend on it (refetched here), and
-# writes the new balance fields into the normalized store (read from there).
-check "dashboard after the payment refetched the invalidated REST account list" \
-  test "$(route_count 'GET /api/accounts' <<<"$after_third")" = 2
+  first=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
+  after_first=$(counters)
+  check "first dashboard: alice's accounts with names and balances" \
+    test "$(json "sorted((a['id'], a['name'], float(a['balance'])) for a in d['accounts'])" <<<"$first")" \
+    = "[('101', 'Everyday Account', 2500.0), ('102', 'Goal Saver', 10000.0)]"
+  check "first dashboard fetched REST /api/accounts once" test "$(route_count 'GET /api/accounts' <<<"$after_first")" = 1
+  check "first dashboard fetched GraphQL AccountBalances once" \
+    test "$(operation_count AccountBalances <<<"$after_first")" = 1
 
-check "a payment the upstream refuses answers 422" test "$(status_of "${ALICE[@]}" -H 'Content-Type: application/json' \
-  -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":-5}' "$BFF_URL/payments")" = 422
+  second=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
+  after_second=$(counters)
+  check "second dashboard: the same answer" test "$(canonical <<<"$second")" = "$(canonical <<<"$first")"
+  check "second dashboard came from the cache: upstream counters unchanged" \
+    test "$(json "d['requests']" <<<"$after_second")" = "$(json "d['requests']" <<<"$after_first")"
 
-check "logout answers 204" test "$(status_of -X POST "${ALICE[@]}" "$BFF_URL/logout")" = 204
-fourth=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
-after_fourth=$(counters)
-check "dashboard after logout: the same data" test "$(balance_of 101 <<<"$fourth")" = 2490.0
-check "dashboard after logout refetched REST" test "$(route_count 'GET /api/accounts' <<<"$after_fourth")" = 3
-check "dashboard after logout refetched GraphQL" \
-  test "$(operation_count AccountBalances <<<"$after_fourth")" \
-  -gt "$(operation_count AccountBalances <<<"$after_third")"
+  payment=$(fetch "${ALICE[@]}" -H 'Content-Type: application/json' \
+    -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":10}' "$BFF_URL/payments")
+  check "payment answers the new balance" test "$(json "float(d['balance'])" <<<"$payment")" = 2490.0
+  third=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
+  after_third=$(counters)
+  check "dashboard after the payment shows the new balance" test "$(balance_of 101 <<<"$third")" = 2490.0
+  # The mutation's answer names Account:101: the hub drops the REST entries that depend on it (refetched here), and
+  # writes the new balance fields into the normalized store (read from there).
+  check "dashboard after the payment refetched the invalidated REST account list" \
+    test "$(route_count 'GET /api/accounts' <<<"$after_third")" = 2
 
-bob=$(fetch -H "Authorization: Bearer token-bob" -H "X-Session-ID: shared-browser" "$BFF_URL/dashboard")
-check "bob sees his accounts only" test "$(json "sorted(a['id'] for a in d['accounts'])" <<<"$bob")" = "['201', '202']"
-alice_same_id=$(fetch "${ALICE[@]}" -H "X-Session-ID: shared-browser" "$BFF_URL/dashboard")
-check "alice with bob's session id sees her accounts only" \
-  test "$(json "sorted(a['id'] for a in d['accounts'])" <<<"$alice_same_id")" = "['101', '102']"
+  check "a payment the upstream refuses answers 422" test "$(status_of "${ALICE[@]}" -H 'Content-Type: application/json' \
+    -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":-5}' "$BFF_URL/payments")" = 422
 
-check "no token answers 401" test "$(status_of "$BFF_URL/dashboard")" = 401
-check "an unknown token answers 401" test "$(status_of -H "Authorization: Bearer token-mallory" "$BFF_URL/dashboard")" = 401
+  check "logout answers 204" test "$(status_of -X POST "${ALICE[@]}" "$BFF_URL/logout")" = 204
+  fourth=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
+  after_fourth=$(counters)
+  check "dashboard after logout: the same data" test "$(balance_of 101 <<<"$fourth")" = 2490.0
+  check "dashboard after logout refetched REST" test "$(route_count 'GET /api/accounts' <<<"$after_fourth")" = 3
+  check "dashboard after logout refetched GraphQL" \
+    test "$(operation_count AccountBalances <<<"$after_fourth")" \
+    -gt "$(operation_count AccountBalances <<<"$after_third")"
 
-metrics=$(fetch "$BFF_URL/metrics")
-check "metrics text has ucache_sessions" grep -q '^ucache_sessions' <<<"$metrics"
+  bob=$(fetch -H "Authorization: Bearer token-bob" -H "X-Session-ID: shared-browser" "$BFF_URL/dashboard")
+  check "bob sees his accounts only" test "$(json "sorted(a['id'] for a in d['accounts'])" <<<"$bob")" = "['201', '202']"
+  alice_same_id=$(fetch "${ALICE[@]}" -H "X-Session-ID: shared-browser" "$BFF_URL/dashboard")
+  check "alice with bob's session id sees her accounts only" \
+    test "$(json "sorted(a['id'] for a in d['accounts'])" <<<"$alice_same_id")" = "['101', '102']"
 
-stop_bff
-check "the BFF stopped gracefully on SIGTERM" grep -q "HUMMINGBIRD_BFF_STOPPED" "$SERVER_LOGS/bff.out"
+  check "no token answers 401" test "$(status_of "$BFF_URL/dashboard")" = 401
+  check "an unknown token answers 401" test "$(status_of -H "Authorization: Bearer token-mallory" "$BFF_URL/dashboard")" = 401
+
+  metrics=$(fetch "$BFF_URL/metrics")
+  check "metrics text has ucache_sessions" grep -q '^ucache_sessions' <<<"$metrics"
+
+  stop_bff
+  check "the BFF stopped gracefully on SIGTERM" grep -q "HUMMINGBIRD_BFF_STOPPED" "$SERVER_LOGS/bff.out"
+}
+
+start_fixture
+for part in $PARTS; do
+  case "$part" in
+    single) echo "== one replica"; single_replica ;;
+    fleet) echo "== a fleet: two replicas and Redis"
+      # shellcheck source=lib/smoke-fleet.sh
+      source "$ROOT/scripts/lib/smoke-fleet.sh" ;;
+    *) echo "error: SMOKE_PARTS names $part (single or fleet)" >&2; exit 2 ;;
+  esac
+done
 
 echo "$passed passed, $failed failed"
+for name in "${failures[@]}"; do echo "failed: $name"; done
 [ "$failed" = 0 ]

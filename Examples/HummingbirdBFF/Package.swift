@@ -17,6 +17,7 @@ let package = Package(
             name: "HummingbirdBFF",
             dependencies: [
                 .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "RedisReplication", package: "UnifiedCache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,6 @@
 import Foundation
+import RedisReplication
+import UnifiedCache
 
 /// What the BFF reads from its environment at start-up.
 ///
@@ -9,6 +11,8 @@ import Foundation
 /// - `BFF_EXECUTOR=eventloop`: Swift tasks on NIO's event loop threads instead of the default cooperative pool
 ///   (`cooperative`, the default: its p99 was lower on 2 shared cores; see the README's "Tuned for a cached
 ///   dashboard").
+/// - `UCACHE_REDIS_URL` and `UCACHE_REPLICATION_SECRET` (optionally `UCACHE_L2_SECRET`, `UCACHE_REDIS_CHANNEL`):
+///   the replica joins a fleet, see ``hub(environment:)``. Without `UCACHE_REDIS_URL` it runs alone.
 /// - `UCACHE_SETTINGS` and the `UCACHE_*` overrides: read by the library's `SettingsStore(environment:)`.
 struct BFFConfiguration: Sendable {
     var upstream: String
@@ -42,5 +46,30 @@ struct BFFConfiguration: Sendable {
         case "cooperative": runsTasksOnEventLoops = false
         case let other: throw Invalid(description: "BFF_EXECUTOR must be eventloop or cooperative, not \(other)")
         }
+    }
+}
+
+extension BFFConfiguration {
+    /// The hub's configuration: the bank upstream and, when `UCACHE_REDIS_URL` is set, the fleet, wired as the
+    /// library's README shows ("Running several replicas"): every clear (logout, payment, …) is replicated to the
+    /// other replicas over Redis pub/sub, and a shared second level in the same Redis serves what any replica
+    /// fetched.
+    func hub(environment: [String: String]) throws -> CacheHub.Configuration {
+        var configuration = CacheHub.Configuration(restBaseURL: upstream, graphQLEndpoint: upstream + "/graphql")
+        guard let redis = try RedisReplicationConfiguration(environment: environment) else {  // UCACHE_REDIS_URL
+            return configuration  // a single replica
+        }
+        // A fleet without its secret would serve stale data after a logout elsewhere: refuse to start.
+        guard let secret = try ReplicationSecret(environment: environment),  // UCACHE_REPLICATION_SECRET
+            let secondLevelSecret = try SecondLevelSecret(environment: environment)  // UCACHE_L2_SECRET, else the above
+        else {
+            throw Invalid(description: "UCACHE_REDIS_URL is set: set UCACHE_REPLICATION_SECRET too (the fleet secret)")
+        }
+        configuration.replication = ReplicationConfiguration(
+            transport: RedisReplicationTransport(configuration: redis), secret: secret)
+        configuration.secondLevel = SecondLevelConfiguration(
+            store: RedisSecondLevelStore(configuration: RedisSecondLevelConfiguration(connection: redis)),
+            secret: secondLevelSecret)
+        return configuration
     }
 }

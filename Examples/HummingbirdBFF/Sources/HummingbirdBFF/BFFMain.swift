@@ -5,13 +5,14 @@ import NIOCore
 import NIOPosix
 import UnifiedCache
 
-/// The entry point: configuration from the environment, the hub, the routes, and a graceful stop (SIGTERM or
-/// SIGINT end the server; then the hub ends every session and closes its connections).
+/// The entry point: configuration from the environment, the hub (one replica, or one of a fleet sharing a Redis),
+/// the routes, and a graceful stop (SIGTERM or SIGINT end the server; then the hub ends every session and closes its
+/// connections, Redis's included).
 @main
 struct BFFMain {
     static func main() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try BFFConfiguration(environment: environment)
+        let configuration = exitingOnError { try BFFConfiguration(environment: environment) }
         if configuration.runsTasksOnEventLoops {
             // BFF_EXECUTOR=eventloop: Swift concurrency's jobs run on NIO's event loop threads (the ones Hummingbird
             // serves on) instead of a second pool: no hop to the pool and back per request, but a loop's tasks
@@ -20,13 +21,12 @@ struct BFFMain {
             // reads take short locks). Must run before the first task is created.
             _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
-        let hub = try CacheHub(
-            configuration: .init(
-                restBaseURL: configuration.upstream,
-                graphQLEndpoint: configuration.upstream + "/graphql"
-            ),
-            settings: SettingsStore(environment: environment)
-        )
+        let hub = exitingOnError {
+            try CacheHub(
+                configuration: configuration.hub(environment: environment),
+                settings: SettingsStore(environment: environment)
+            )
+        }
         let verificationClient = try CurlHTTPClient()
         let bff = BankBFF(
             hub: hub,
@@ -42,7 +42,9 @@ struct BFFMain {
                 // One line on stdout once the socket listens (scripts read the port from it when PORT=0).
                 let port = channel.localAddress?.port ?? configuration.port
                 let cache = configuration.cacheEnabled ? "on" : "off"
-                let line = "HUMMINGBIRD_BFF_READY url=http://\(configuration.host):\(port) cache=\(cache)\n"
+                let fleet = hub.replicationStatistics == nil ? "off" : "redis"
+                let line =
+                    "HUMMINGBIRD_BFF_READY url=http://\(configuration.host):\(port) cache=\(cache) fleet=\(fleet)\n"
                 FileHandle.standardOutput.write(Data(line.utf8))
             },
             logger: logger
@@ -57,5 +59,16 @@ struct BFFMain {
         await verificationClient.shutdown()
         await hub.shutdown()
         FileHandle.standardOutput.write(Data("HUMMINGBIRD_BFF_STOPPED sessions ended, connections closed\n".utf8))
+    }
+
+    /// The value of `body`, or a one-line error on stderr and exit status 78 (EX_CONFIG) when the environment is
+    /// wrong: a configuration mistake is not a crash with a backtrace. The errors never print secrets.
+    private static func exitingOnError<Value>(_ body: () throws -> Value) -> Value {
+        do {
+            return try body()
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            exit(78)
+        }
     }
 }

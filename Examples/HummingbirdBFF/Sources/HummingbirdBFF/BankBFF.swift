@@ -35,6 +35,22 @@ struct BankBFF: Sendable {
         }
     }
 
+    /// `GET /health`: `ok`, and on a replica of a fleet the state of its two Redis links, e.g.
+    /// `ok replication=up second_level=up` (`reconnecting` while Redis is unreachable). Always 200: without Redis a
+    /// replica still serves from its memory and the upstreams, so the load balancer must keep sending it requests.
+    func health() -> String {
+        guard let replication = hub.replicationStatistics else { return "ok" }
+        let link =
+            switch replication.linkState {
+            case .subscribed: "up"
+            case .connecting: replication.disconnections == 0 ? "connecting" : "reconnecting"
+            case .disconnected: "reconnecting"
+            case .stopped: "stopped"
+            }
+        let secondLevel = hub.secondLevelStatistics.map { $0.store.isConnected ? "up" : "reconnecting" } ?? "off"
+        return "ok replication=\(link) second_level=\(secondLevel)"
+    }
+
     /// The verified principal and token of a request: 401 without a token the upstream knows.
     private func verify(_ request: Request) async throws -> (principal: VerifiedPrincipal, token: String) {
         do {

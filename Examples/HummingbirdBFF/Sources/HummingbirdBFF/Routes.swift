@@ -4,7 +4,7 @@ import UnifiedCache
 /// The BFF's routes. Every route but `/health` and `/metrics` needs `Authorization: Bearer <token>`.
 func makeRouter(_ bff: BankBFF) -> Router<BasicRequestContext> {
     let router = Router()
-    router.get("/health") { _, _ in "ok" }
+    router.get("/health") { _, _ in bff.health() }
     router.get("/metrics") { _, _ in
         Response(
             status: .ok,
