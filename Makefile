@@ -2,7 +2,8 @@
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 
-.PHONY: demo test lint format bench deps build docker-check docs asan tsan example example-smoke bench-bff fuzz fuzz-smoke
+.PHONY: demo test lint format bench deps build docker-check docs asan tsan example example-smoke bench-bff fuzz fuzz-smoke \
+	integrations-test integrations-bench
 
 deps:
 	@scripts/ensure-deps.sh
@@ -32,6 +33,15 @@ bench-bff:
 	@scripts/ensure-deps.sh --bench
 	scripts/bench-bff.sh
 
+# `make integrations-test`: builds and tests Integrations/ (swift-log, swift-metrics, swift-distributed-tracing and
+# ServiceLifecycle integrations; its own package and .build). `make integrations-bench`: ns per cache hit with them.
+integrations-test: deps
+	cd Integrations && $(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	cd Integrations && $(SWIFT) test --skip-build
+
+integrations-bench: deps
+	cd Integrations && $(SWIFT) run -c release unified-cache-integrations-bench
+
 # `make asan` / `make tsan`: the tests under AddressSanitizer (+ leaks) or ThreadSanitizer, each in its own scratch
 # path (.build-asan, .build-tsan); any sanitizer report fails the target (scripts/sanitize.sh).
 asan: deps
@@ -54,12 +64,13 @@ fuzz-smoke: deps
 	scripts/fuzz.sh --seconds $(FUZZ_SMOKE_SECONDS) $(FUZZ_TARGETS)
 
 EXAMPLE_SOURCES := Examples/HummingbirdBFF/Package.swift Examples/HummingbirdBFF/Sources
+INTEGRATION_SOURCES := Integrations/Package.swift Integrations/Sources Integrations/Tests
 
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz $(EXAMPLE_SOURCES)
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Fuzz $(EXAMPLE_SOURCES) $(INTEGRATION_SOURCES)
 
 format:
-	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Fuzz $(EXAMPLE_SOURCES)
+	$(SWIFT) format format --in-place --recursive Package.swift Sources Tests Fuzz $(EXAMPLE_SOURCES) $(INTEGRATION_SOURCES)
 
 bench:
 	@scripts/ensure-deps.sh --bench

@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
         .library(name: "UnifiedCache", targets: ["UnifiedCache"]),
         .library(name: "RedisReplication", targets: ["RedisReplication"]),
+        // The fixture servers, for the tests and benchmarks of Integrations/ (a package of its own).
+        .library(name: "FixtureSupport", targets: ["FixtureSupport"]),
     ],
     targets: [
         .systemLibrary(

@@ -3,7 +3,8 @@
 # One replica (no Redis): starts the bank fixture and the BFF on free ports, then checks the dashboard is served from
 # the cache the second time (the fixture's counters do not move), that a payment's invalidation reaches the next
 # dashboard, that logout ends the session, that a missing or unknown token is refused, that two users never see each
-# other's accounts, and the Prometheus text.
+# other's accounts, the Prometheus text, and that a dashboard request puts the cache's spans on its trace, its series
+# in the app's swift-metrics registry and its events in the app's log.
 # A fleet (scripts/lib/smoke-fleet.sh): a real redis-server with a password and two replicas A and B on two ports,
 # joined through UCACHE_REDIS_URL and the fleet secret; checks the shared second level, that a payment and a logout on
 # A reach B, that both keep answering while Redis is killed, and that a logout on A reaches B again once it is back.
@@ -63,7 +64,8 @@ poll() {
 single_replica() {
   local TENANT="smoke$$"
   local UPSTREAM="$FIXTURE_URL/t/$TENANT"
-  start_bff "$UPSTREAM" "${BFF_CACHE:-on}"  # BFF_CACHE=off: the cache checks must fail
+  # Spans kept in memory (served at /debug/spans) and debug logs: the checks of the cache's spans, metrics and logs.
+  BFF_TRACING=memory LOG_LEVEL=debug start_bff "$UPSTREAM" "${BFF_CACHE:-on}"  # BFF_CACHE=off: cache checks fail
   echo "fixture $FIXTURE_URL (tenant $TENANT), BFF $BFF_URL"
 
   ALICE=(-H "Authorization: Bearer token-alice")
@@ -79,6 +81,15 @@ single_replica() {
   check "first dashboard fetched REST /api/accounts once" test "$(route_count 'GET /api/accounts' <<<"$after_first")" = 1
   check "first dashboard fetched GraphQL AccountBalances once" \
     test "$(operation_count AccountBalances <<<"$after_first")" = 1
+
+  spans=$(fetch "$BFF_URL/debug/spans")
+  check "traces: the dashboard's server span has the cache's REST and GraphQL fetch spans as children" \
+    test "$(json "'yes' if any(a['name'] == '/dashboard' and {'GET /api/accounts', 'query AccountBalances'} <= {b['name'] for b in d if b['parent'] == a['span'] and b['trace'] == a['trace']} for a in d) else 'no'" <<<"$spans")" = yes
+  dashboard_metrics=$(fetch "$BFF_URL/metrics")
+  check "metrics: the registry has the cache's misses and its upstream call timer (swift-metrics)" eval \
+    'grep -q "^ucache_misses_total{" <<<"$dashboard_metrics" && grep -q "^ucache_upstream_request_duration_seconds_count{" <<<"$dashboard_metrics"'
+  check "logs: the dashboard's upstream calls are in the BFF's log (debug)" \
+    grep -q "cache upstream call" "$SERVER_LOGS/bff.out" "$SERVER_LOGS/bff.err"
 
   second=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
   after_second=$(counters)
@@ -101,6 +112,10 @@ single_replica() {
     -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":-5}' "$BFF_URL/payments")" = 422
 
   check "logout answers 204" test "$(status_of -X POST "${ALICE[@]}" "$BFF_URL/logout")" = 204
+  check "logs: the session's end is in the BFF's log" \
+    grep -q "cache session ended" "$SERVER_LOGS/bff.out" "$SERVER_LOGS/bff.err"
+  check "logs: no cache log line carries the user's token" \
+    test "$(cat "$SERVER_LOGS/bff.out" "$SERVER_LOGS/bff.err" | grep "cache " | grep -c "token-alice")" = 0
   fourth=$(fetch "${ALICE[@]}" "$BFF_URL/dashboard")
   after_fourth=$(counters)
   check "dashboard after logout: the same data" test "$(balance_of 101 <<<"$fourth")" = 2490.0
@@ -120,6 +135,7 @@ single_replica() {
 
   metrics=$(fetch "$BFF_URL/metrics")
   check "metrics text has ucache_sessions" grep -q '^ucache_sessions' <<<"$metrics"
+  check "metrics: the cache's hits are counted in the registry" grep -q '^ucache_hits_total{part="rest",scope="all"} [1-9]' <<<"$metrics"
 
   stop_bff
   check "the BFF stopped gracefully on SIGTERM" grep -q "HUMMINGBIRD_BFF_STOPPED" "$SERVER_LOGS/bff.out"

@@ -29,6 +29,8 @@ extension CurlHTTPClient {
         /// Whether compressed responses (gzip, br, zstd, whatever libcurl supports) are requested and decoded.
         /// Default: true.
         public var acceptCompressedResponses: Bool
+        /// Changes each request just before it is sent (see ``CurlHTTPClient/RequestDecorator``). Default: nil.
+        public var requestDecorator: RequestDecorator?
 
         /// Creates a configuration; every argument has the documented default.
         public init(

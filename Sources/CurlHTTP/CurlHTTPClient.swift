@@ -52,6 +52,7 @@ public final class CurlHTTPClient: Sendable {
     /// - Throws: ``CurlHTTPError``: invalid input before any I/O, transport failures, `cancelled` when the
     ///   task is cancelled, `shutdown` after ``shutdown()``. An HTTP error status is not thrown.
     public func execute(_ request: Request) async throws(CurlHTTPError) -> Response {
+        let request = configuration.decorated(request)
         try RequestValidation.validate(request, configuration: configuration)
         if Task.isCancelled {
             let target = RequestValidation.redacted(request.url)

@@ -1,3 +1,4 @@
+import CacheCore
 import Foundation
 
 extension APIService {
@@ -31,6 +32,8 @@ extension APIService {
         /// the facade learns account id/token pairs and applies mutations to GraphQL records here. Never called
         /// for cache hits. Default: nil.
         public var responseInspector: ResponseInspector?
+        /// Hears of every upstream fetch and second-level read (see `CacheInstrumentation`). Default: nil.
+        public var instrumentation: (any CacheInstrumentation)?
 
         public init(
             honorsHTTPCaching: Bool = true,

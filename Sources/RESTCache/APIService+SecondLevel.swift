@@ -39,7 +39,7 @@ extension APIService {
             return .upstream(visit, stale: stale)
         }
         let entry: RESTSecondLevelEntry
-        switch await level.read(key: placement.key, in: placement.scope) {
+        switch await readSecondLevel(level, placement) {
         case .unavailable:
             return .upstream(visit, stale: stale)
         case .miss(let readGeneration):

@@ -266,7 +266,9 @@ public final class APIService: Sendable {
         let scope = placement?.scope ?? cache.scope
         let activityKey = placement?.key ?? "\(request.method) \(request.path)"
         do {
-            let response = try await client.execute(plan.httpRequest)
+            let response = try await execute(
+                plan.httpRequest, method: request.method, path: request.path,
+                outcome: placement == nil ? "uncached" : stale == nil ? "miss" : "revalidate")
             if let inspector = configuration.responseInspector, (200..<300).contains(response.status) {
                 inspector(request.method, request.path, response)
             }

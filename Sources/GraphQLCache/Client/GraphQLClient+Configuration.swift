@@ -1,3 +1,4 @@
+import CacheCore
 import CurlHTTP
 
 extension GraphQLClient {
@@ -41,6 +42,8 @@ extension GraphQLClient {
         public var maximumTrackedQueries: Int
         /// `userInfo` for the decoders of typed results. Default: empty.
         public var decodingUserInfo: [CodingUserInfoKey: any Sendable]
+        /// Hears of every upstream fetch and second-level read (see `CacheInstrumentation`). Default: nil.
+        public var instrumentation: (any CacheInstrumentation)?
 
         /// Creates a configuration; each parameter defaults to the value documented on its property.
         public init(

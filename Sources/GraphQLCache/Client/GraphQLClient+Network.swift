@@ -182,7 +182,7 @@ extension GraphQLClient {
         }
         let key = request.document.keyName
         do {
-            let response = try await transport.execute(httpRequest)
+            let response = try await execute(httpRequest, for: request)
             store.record(.networkFetch(key: key, status: response.status, duration: response.timings.total), in: scope)
             return .success(response)
         } catch {

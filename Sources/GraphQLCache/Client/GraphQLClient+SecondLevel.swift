@@ -20,7 +20,7 @@ extension GraphQLClient {
         let key = secondLevelKey(request)
         let entry: GraphQLSecondLevelEntry
         let readGeneration: SecondLevelGeneration
-        switch await level.read(key, in: scope) {
+        switch await readSecondLevel(level, key) {
         case .unavailable: return .upstream(nil)
         case .miss(let found): return .upstream(found)
         case .hit(let found, let foundGeneration):

@@ -58,6 +58,9 @@ extension CacheHub {
         /// A second level shared by the replicas (L1 miss → L2 → upstream), so a new replica starts warm and a logout
         /// is one command fleet-wide. Default: nil (each replica keeps to its own memory).
         public var secondLevel: SecondLevelConfiguration?
+        /// Hears of upstream fetches (REST and GraphQL), second-level reads, replicated clears and session endings,
+        /// for tracing and latency metrics (see `CacheInstrumentation`). Default: nil (no cost).
+        public var instrumentation: (any CacheInstrumentation)?
 
         public init(
             restBaseURL: String,

@@ -93,6 +93,7 @@ final class SessionFactory: Sendable {
         var restConfiguration = configuration.rest
         let links = configuration.entityLinks
         restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: links)
+        restConfiguration.instrumentation = restConfiguration.instrumentation ?? configuration.instrumentation
         let learningPaths = configuration.accountLearningPaths
         let graphQLStore = graphQLStore
         let restStore = restStore
@@ -127,6 +128,7 @@ final class SessionFactory: Sendable {
         )
         var graphQLConfiguration = configuration.graphQL
         graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
+        graphQLConfiguration.instrumentation = graphQLConfiguration.instrumentation ?? configuration.instrumentation
         let graphQL: GraphQLClient
         do {
             graphQL = try GraphQLClient(

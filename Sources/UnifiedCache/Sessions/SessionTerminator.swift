@@ -26,6 +26,8 @@ final class SessionTerminator: MemoryReclaimer {
     /// Clears a session that left the registry; the caller awaits ``SessionEnd/finish()`` or hands it to
     /// ``finishInBackground(_:)``.
     func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
+        let span = InstrumentedOperation(ending.session.factory.configuration.instrumentation, sessionEnding: ending)
+        defer { span?.end() }
         let end = SessionEnd.begin(ending, operation: operation)
         observer?.cacheDidEmit(.sessionEnded(scope: ending.session.scope, reason: ending.reason))
         if let replication {

@@ -3,11 +3,14 @@ import Hummingbird
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 import UnifiedCache
+import UnifiedCacheMetrics
 
-/// The entry point: configuration from the environment, the hub (one replica, or one of a fleet sharing a Redis),
-/// the routes, and a graceful stop (SIGTERM or SIGINT end the server; then the hub ends every session and closes its
-/// connections, Redis's included).
+/// The entry point: configuration from the environment, the hub (one replica, or one of a fleet sharing a Redis) with
+/// the app's logging, metrics and tracing, the routes, and one `ServiceGroup` for the server and the hub: SIGTERM or
+/// SIGINT stop the server first, then the hub lets the upstream calls in flight finish, ends every session and closes
+/// its connections, Redis's included.
 @main
 struct BFFMain {
     static func main() async throws {
@@ -21,22 +24,24 @@ struct BFFMain {
             // reads take short locks). Must run before the first task is created.
             _ = NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
+        let observability = Observability(environment: environment)
+        let logger = observability.logger
         let hub = exitingOnError {
             try CacheHub(
-                configuration: configuration.hub(environment: environment),
-                settings: SettingsStore(environment: environment)
+                configuration: observability.instrumenting(configuration.hub(environment: environment)),
+                settings: SettingsStore(environment: environment),
+                observer: observability.cacheEventObserver
             )
         }
+        let hubMetrics = CacheHubMetrics(hub: hub)
         let verificationClient = try CurlHTTPClient()
         let bff = BankBFF(
             hub: hub,
             verifier: TokenVerifier(upstream: configuration.upstream, client: verificationClient),
             cacheEnabled: configuration.cacheEnabled
         )
-        var logger = Logger(label: "HummingbirdBFF")
-        logger.logLevel = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         let app = Application(
-            router: makeRouter(bff),
+            router: makeRouter(bff, observability: observability, metrics: hubMetrics),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
                 // One line on stdout once the socket listens (scripts read the port from it when PORT=0).
@@ -49,15 +54,21 @@ struct BFFMain {
             },
             logger: logger
         )
+        // Services stop in reverse order: the server first (no new requests), then the hub.
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: observability.service(for: hub, metrics: hubMetrics)), .init(service: app)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: logger
+            )
+        )
         do {
-            try await app.runService()
+            try await group.run()
         } catch {
             await verificationClient.shutdown()
-            await hub.shutdown()
             throw error
         }
         await verificationClient.shutdown()
-        await hub.shutdown()
         FileHandle.standardOutput.write(Data("HUMMINGBIRD_BFF_STOPPED sessions ended, connections closed\n".utf8))
     }
 

@@ -1,16 +1,16 @@
 import Hummingbird
 import UnifiedCache
+import UnifiedCacheMetrics
 
-/// The BFF's routes. Every route but `/health` and `/metrics` needs `Authorization: Bearer <token>`.
-func makeRouter(_ bff: BankBFF) -> Router<BasicRequestContext> {
+/// The BFF's routes, each traced (a server span the cache's spans are children of). Every route but `/health`,
+/// `/metrics` and `/debug/spans` needs `Authorization: Bearer <token>`.
+func makeRouter(_ bff: BankBFF, observability: Observability, metrics: CacheHubMetrics) -> Router<BasicRequestContext> {
     let router = Router()
+    router.add(middleware: TracingMiddleware())
     router.get("/health") { _, _ in bff.health() }
-    router.get("/metrics") { _, _ in
-        Response(
-            status: .ok,
-            headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: bff.hub.metricsText()))
-        )
+    router.get("/metrics") { _, _ in observability.metricsResponse(metrics) }
+    if observability.spans != nil {
+        router.get("/debug/spans") { _, _ in try observability.spansResponse() }
     }
     router.get("/dashboard") { request, _ in
         try await bff.dashboard(bff.session(for: request))

@@ -1,0 +1,86 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// UnifiedCache in the server-side Swift ecosystem: swift-log, swift-metrics, swift-distributed-tracing and
+// ServiceLifecycle. Its own package, so the library's Package.swift keeps zero dependencies; one product per concern,
+// so an app links only the API packages it takes (see the README's "Ecosystem integrations").
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "UnifiedCacheIntegrations",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "UnifiedCacheLogging", targets: ["UnifiedCacheLogging"]),
+        .library(name: "UnifiedCacheMetrics", targets: ["UnifiedCacheMetrics"]),
+        .library(name: "UnifiedCacheTracing", targets: ["UnifiedCacheTracing"]),
+        .library(name: "UnifiedCacheServiceLifecycle", targets: ["UnifiedCacheServiceLifecycle"]),
+    ],
+    dependencies: [
+        .package(name: "UnifiedCache", path: ".."),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "UnifiedCacheLogging",
+            dependencies: [
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "UnifiedCacheMetrics",
+            dependencies: [
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "UnifiedCacheTracing",
+            dependencies: [
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "UnifiedCacheServiceLifecycle",
+            dependencies: [
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "unified-cache-integrations-bench",
+            dependencies: [
+                "UnifiedCacheLogging", "UnifiedCacheMetrics", "UnifiedCacheTracing",
+                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnifiedCacheIntegrationsTests",
+            dependencies: [
+                "UnifiedCacheLogging", "UnifiedCacheMetrics", "UnifiedCacheTracing", "UnifiedCacheServiceLifecycle",
+                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                .product(name: "RedisReplication", package: "UnifiedCache"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

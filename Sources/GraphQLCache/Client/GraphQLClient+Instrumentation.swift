@@ -1,0 +1,53 @@
+import CacheCore
+import CurlHTTP
+
+/// The client's calls to ``GraphQLClient/Configuration/instrumentation``: each returns at once to the plain path
+/// when none is installed.
+extension GraphQLClient {
+    /// Sends an operation upstream as a `CacheOperation/graphQLFetch` operation, current for the caller's task.
+    /// Attributes name the operation and its type, never its variables or document.
+    func execute(
+        _ httpRequest: CurlHTTPClient.Request, for request: PreparedRequest
+    ) async throws(CurlHTTPError) -> CurlHTTPClient.Response {
+        guard let instrumentation = configuration.instrumentation else {
+            return try await transport.execute(httpRequest)
+        }
+        let isQuery = request.document.kind == .query
+        var attributes = CacheOperationAttributes(
+            part: "graphql", method: httpRequest.method.rawValue,
+            graphQLOperationName: request.document.operation.operation.name ?? "anonymous",
+            graphQLOperationType: isQuery ? "query" : "mutation", outcome: isQuery ? "miss" : "uncached")
+        let token = instrumentation.start(.graphQLFetch, attributes: attributes)
+        let transport = transport
+        let result: Result<CurlHTTPClient.Response, CurlHTTPError> = await instrumentation.withCurrent(token) {
+            do throws(CurlHTTPError) {
+                return .success(try await transport.execute(httpRequest))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let response): attributes.status = response.status
+        case .failure(let error): attributes.failure = "\(error.code)"
+        }
+        instrumentation.end(token, attributes: attributes)
+        return try result.get()
+    }
+
+    /// Reads the second level as a `CacheOperation/secondLevelRead` operation.
+    func readSecondLevel(
+        _ level: any GraphQLSecondLevel, _ key: GraphQLSecondLevelKey
+    ) async -> GraphQLSecondLevelRead {
+        guard let instrumentation = configuration.instrumentation else { return await level.read(key, in: scope) }
+        var attributes = CacheOperationAttributes(part: "graphql")
+        let token = instrumentation.start(.secondLevelRead, attributes: attributes)
+        let read = await level.read(key, in: scope)
+        switch read {
+        case .hit: attributes.outcome = "hit"
+        case .miss: attributes.outcome = "miss"
+        case .unavailable: attributes.outcome = "unavailable"
+        }
+        instrumentation.end(token, attributes: attributes)
+        return read
+    }
+}
