@@ -118,6 +118,12 @@ final class RecordDecoder: Decoder {
         }
     }
 
+    /// The storage key of a collected field under the decode's variables (a record's fields are only reached with
+    /// a context).
+    func storageKey(of field: CollectedField) -> String {
+        field.fixedStorageKey ?? context?.storageKey(of: field) ?? field.name
+    }
+
     /// The value a stored field gives to a decoder: the referenced record, the list, or the leaf.
     func value(of stored: GraphQLRecordValue, child: SelectionNode?) -> DecodingValue? {
         guard let child else {

@@ -72,7 +72,7 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             if field.isTypename {
                 return record.typename.map { .json(.string($0)) }
             }
-            guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
+            guard let stored = record.fields.field(decoder.storageKey(of: field), hint: field.storedPosition) else {
                 return nil
             }
             return decoder.value(of: stored.value, child: field.child)
@@ -93,7 +93,7 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             guard
                 let stored = record.fields.field(
-                    collected.fields[position].storageKey,
+                    decoder.storageKey(of: collected.fields[position]),
                     hint: collected.fields[position].storedPosition
                 )
             else {

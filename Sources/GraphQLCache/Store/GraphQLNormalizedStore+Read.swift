@@ -110,8 +110,7 @@ extension GraphQLNormalizedStore {
         let rootTypename = cacheConfiguration.rootTypename(of: definition.kind)
         let node =
             if let planAnchor {
-                selectionPlans.plan(
-                    anchor: planAnchor, variables: resolvedVariables, selectionSet: definition.selectionSet)
+                selectionPlans.plan(anchor: planAnchor, variables: resolvedVariables, operation: operation)
             } else {
                 SelectionNode(selectionSets: [definition.selectionSet])
             }

@@ -212,7 +212,7 @@ struct RecordReader {
 
     /// The stored field for a collected field, noting its write time; `nil` (a miss) when absent.
     private mutating func lookUp(_ field: CollectedField, in record: NormalizedRecord) -> GraphQLRecordField? {
-        guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
+        guard let stored = record.fields.field(context.storageKey(of: field), hint: field.storedPosition) else {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }
