@@ -37,7 +37,9 @@ let package = Package(
         .target(name: "CacheCrypto", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         .target(name: "CacheCore", swiftSettings: strictSettings),
         .target(name: "RESTCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
-        .target(name: "GraphQLCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "GraphQLCache", dependencies: ["CacheCore", "CurlHTTP", "CacheCrypto"], swiftSettings: strictSettings
+        ),
         .target(
             name: "UnifiedCache",
             dependencies: ["RESTCache", "GraphQLCache", "CacheCore", "CurlHTTP", "CacheCrypto"],
