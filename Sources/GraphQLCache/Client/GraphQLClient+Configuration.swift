@@ -1,4 +1,5 @@
 import CurlHTTP
+import GraphQLLanguage
 
 extension GraphQLClient {
     /// How a client talks to its upstream and what it does with imperfect answers. Every field has a

@@ -1,6 +1,7 @@
 import CacheCore
 import CurlHTTP
 import Foundation
+import GraphQLLanguage
 import Synchronization
 
 /// What one upstream exchange produced, shared by every caller that joined it.

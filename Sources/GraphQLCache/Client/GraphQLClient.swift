@@ -1,5 +1,6 @@
 import CacheCore
 import CurlHTTP
+import GraphQLLanguage
 import Synchronization
 
 /// One session's GraphQL access: the seeds' APICoreKit client, over CurlHTTP and the normalized store.

@@ -1,4 +1,5 @@
 import CacheCrypto
+import GraphQLLanguage
 import Synchronization
 
 /// Parsed and prepared documents, kept per document text (and per typed operation), so a request never

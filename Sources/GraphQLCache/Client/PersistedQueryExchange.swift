@@ -1,4 +1,5 @@
 import CurlHTTP
+import GraphQLLanguage
 
 /// How one request carries its document to the upstream under automatic persisted queries (APQ).
 enum DocumentPayload {

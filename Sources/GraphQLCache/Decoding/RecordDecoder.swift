@@ -1,4 +1,6 @@
 /// What a decoder is positioned on.
+import GraphQLLanguage
+
 enum DecodingValue {
     /// A normalized object and the selection at its position.
     case record(NormalizedRecord, SelectionNode)

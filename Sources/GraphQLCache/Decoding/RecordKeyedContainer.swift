@@ -1,4 +1,6 @@
 /// Where a keyed container's members come from.
+import GraphQLLanguage
+
 enum KeyedSource {
     /// A record: members are the collected fields of its selection, under their response keys.
     case record(NormalizedRecord, CollectedFields)

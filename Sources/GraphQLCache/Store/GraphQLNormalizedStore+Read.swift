@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     /// Reads an operation's data from the scope's records, shaped like the response (response keys, aliases

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     /// Removes, in one clear (the scope moves to a new generation, so answers in flight are not stored), the

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// Walks an operation's selection over the records of one scope, under the scope's read lock: checks that
 /// every selected field is there (a read with any missing field is a miss), optionally building the data, and

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// Turns a response's `data` into record drafts by walking the operation's selection, without touching the
 /// store: a response that does not fit throws before anything is merged, so a bad response leaves the store as

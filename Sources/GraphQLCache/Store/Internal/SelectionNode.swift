@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import Synchronization
 
 /// What a walk over a selection needs besides the data: the operation's fragments, the request's variables

@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import Synchronization
 
 /// The selection plans of recent reads (an operation's root `SelectionNode`, whose collected fields fill in as
