@@ -29,7 +29,14 @@ struct SelectionContext {
         if let known = resolvedKeys.keys[field.variableKeyID] {
             return known
         }
-        let resolved = storageKey(for: field.field)
+        let arguments = resolvedArguments(of: field.field)
+        let resolved: String
+        if let recent = field.recentKey?.key(for: arguments) {
+            resolved = recent
+        } else {
+            resolved = storageKey(name: field.field.name, arguments: arguments)
+            field.recentKey?.remember(resolved, for: arguments)
+        }
         resolvedKeys.keys[field.variableKeyID] = resolved
         return resolved
     }
@@ -65,16 +72,25 @@ struct SelectionContext {
         guard !field.arguments.isEmpty else {
             return field.name
         }
+        return storageKey(name: field.name, arguments: resolvedArguments(of: field))
+    }
+
+    /// The field's arguments with variables resolved; absent ones left out.
+    private func resolvedArguments(of field: GraphQLField) -> GraphQLJSONObject {
         var arguments = GraphQLJSONObject()
         for argument in field.arguments {
             if let value = GraphQLJSON(resolving: argument.value, variables: variables) {
                 arguments[argument.name] = value
             }
         }
+        return arguments
+    }
+
+    private func storageKey(name: String, arguments: GraphQLJSONObject) -> String {
         guard !arguments.isEmpty else {
-            return field.name
+            return name
         }
-        return field.name + "(" + GraphQLJSON.object(arguments).jsonText(sortedKeys: true) + ")"
+        return name + "(" + GraphQLJSON.object(arguments).jsonText(sortedKeys: true) + ")"
     }
 }
 
@@ -82,6 +98,25 @@ struct SelectionContext {
 /// variable arguments once. Owned by one walk on one thread, never shared.
 private final class ResolvedStorageKeys {
     var keys: [Int: String] = [:]
+}
+
+/// The storage key a field with variable arguments resolved last, and for which argument values: repeated reads
+/// with the same values (one user asking again) skip serializing the arguments. Shared by every read of a plan.
+final class RecentStorageKey: Sendable {
+    private let recent = Mutex<(arguments: GraphQLJSONObject, key: String)?>(nil)
+
+    func key(for arguments: GraphQLJSONObject) -> String? {
+        recent.withLock { recent in
+            guard let recent, recent.arguments == arguments else {
+                return nil
+            }
+            return recent.key
+        }
+    }
+
+    func remember(_ key: String, for arguments: GraphQLJSONObject) {
+        recent.withLock { $0 = (arguments, key) }
+    }
 }
 
 /// Numbers the collected fields whose storage keys depend on variables, process-wide, for the per-walk memo.
@@ -125,6 +160,8 @@ struct CollectedField {
     let field: GraphQLField
     /// The field's number in the per-walk memo of resolved keys (meaningful when the key is not fixed).
     let variableKeyID: Int
+    /// The key resolved last, across reads; `nil` when the key is fixed.
+    let recentKey: RecentStorageKey?
     /// The merged sub-selection, for fields of object type; `nil` for leaves.
     let child: SelectionNode?
     let isTypename: Bool
@@ -283,6 +320,7 @@ final class SelectionNode: Sendable {
                     fixedStorageKey: isFixed ? context.storageKey(for: group.field) : nil,
                     field: group.field,
                     variableKeyID: isFixed ? 0 : variableKeyCounter.wrappingAdd(1, ordering: .relaxed).newValue,
+                    recentKey: isFixed ? nil : RecentStorageKey(),
                     child: group.selectionSets.isEmpty ? nil : SelectionNode(selectionSets: group.selectionSets),
                     isTypename: isTypename,
                     storedPosition: storedPosition
