@@ -80,14 +80,14 @@ docker-check:
 	@scripts/ensure-deps.sh --ci
 	docker-compose -f docker/compose.yml config -q
 
-# `make docs`: symbol graphs of the six library modules, then one DocC archive per catalog in $(DOCS_OUTPUT).
+# `make docs`: symbol graphs of the seven library modules, then one DocC archive per catalog in $(DOCS_OUTPUT).
 # Fails on any warning in a catalog (a symbol link that does not resolve, a broken topic); warnings in source doc
 # comments are listed and fail only with DOCC_FLAGS=--warnings-as-errors.
 DOCS_SCRATCH ?= .build/docs-build
 DOCS_OUTPUT ?= .build/docs
 DOCC ?= $(dir $(realpath $(shell command -v $(SWIFT))))docc
 DOCC_FLAGS ?=
-DOC_MODULES := CurlHTTP CacheCore RESTCache GraphQLCache UnifiedCache RedisReplication
+DOC_MODULES := CurlHTTP CacheCore RESTCache GraphQLLanguage GraphQLCache UnifiedCache RedisReplication
 
 docs: deps
 	@mkdir -p $(DOCS_SCRATCH)/symbol-graphs $(DOCS_OUTPUT)

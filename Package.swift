@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CurlHTTP", targets: ["CurlHTTP"]),
         .library(name: "CacheCore", targets: ["CacheCore"]),
         .library(name: "RESTCache", targets: ["RESTCache"]),
+        .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
         .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
         .library(name: "UnifiedCache", targets: ["UnifiedCache"]),
         .library(name: "RedisReplication", targets: ["RedisReplication"]),
@@ -38,8 +39,13 @@ let package = Package(
         .target(name: "CurlHTTP", dependencies: ["CCurl"], swiftSettings: strictSettings),
         .target(name: "CacheCrypto", dependencies: ["COpenSSL"], swiftSettings: strictSettings),
         .target(name: "CacheCore", swiftSettings: strictSettings),
+        .target(name: "GraphQLLanguage", swiftSettings: strictSettings),
         .target(name: "RESTCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
-        .target(name: "GraphQLCache", dependencies: ["CacheCore", "CurlHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "GraphQLCache",
+            dependencies: ["GraphQLLanguage", "CacheCore", "CurlHTTP", "CacheCrypto"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "UnifiedCache",
             dependencies: ["RESTCache", "GraphQLCache", "CacheCore", "CurlHTTP", "CacheCrypto"],
@@ -101,7 +107,12 @@ let package = Package(
         ),
         .testTarget(
             name: "GraphQLCacheTests",
-            dependencies: ["GraphQLCache", "CacheCore", "CurlHTTP", "FixtureSupport"],
+            dependencies: ["GraphQLCache", "GraphQLLanguage", "CacheCore", "CurlHTTP", "FixtureSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "GraphQLLanguageTests",
+            dependencies: ["GraphQLLanguage", "FixtureSupport"],
             exclude: ["ParserCorpus"],
             swiftSettings: strictSettings
         ),

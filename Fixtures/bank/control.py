@@ -67,6 +67,21 @@ def clear_faults(call: ControlCall) -> Response:
     return json_response({"ok": True, "faults": []})
 
 
+def get_apq(call: ControlCall) -> Response:
+    return json_response(call.tenant.persisted_queries.to_json())
+
+
+def set_apq(call: ControlCall) -> Response:
+    spec = _spec(call)
+    if not isinstance(spec, dict):
+        raise RuleError("the APQ settings are a JSON object")
+    try:
+        call.tenant.persisted_queries.configure(spec)
+    except ValueError as error:
+        raise RuleError(str(error)) from None
+    return json_response({"ok": True, "apq": call.tenant.persisted_queries.to_json()})
+
+
 def drop_tenant(call: ControlCall) -> Response:
     dropped = call.registry.drop(call.tenant.name)
     return json_response({"ok": True, "dropped": dropped})
@@ -93,6 +108,8 @@ def _router() -> Router:
     router.add("GET", "/__control/faults", get_faults)
     router.add("POST", "/__control/faults", add_fault)
     router.add("DELETE", "/__control/faults", clear_faults)
+    router.add("GET", "/__control/apq", get_apq)
+    router.add("POST", "/__control/apq", set_apq)
     router.add("DELETE", "/__control/tenant", drop_tenant)
     router.add("GET", "/__control/tenants", tenants)
     return router

@@ -3,7 +3,7 @@
 Status codes: 200 when the operation executed (even with field errors); 400 for an
 unparseable request, a syntax or validation error, an unknown operation or bad variables;
 401 without a valid token; 405 for a mutation over GET. Every error answer still carries
-an ``errors`` array.
+an ``errors`` array. Automatic persisted queries (``extensions.persistedQuery``): see apq.py.
 """
 
 import json
@@ -14,6 +14,7 @@ from graphql import GraphQLError, OperationType, execute, get_operation_ast, par
 from graphql.execution.values import get_variable_values
 
 import data
+from apq import APQError
 from httpio import Request, Response, bearer_token, dumps, json_response
 from resolvers import Context
 from rest import preferred_language
@@ -47,12 +48,13 @@ def _payload(request: Request) -> dict:
         return request.cache["payload"]
     if request.method in ("GET", "HEAD"):
         payload = {"query": request.arg("query"), "operationName": request.arg("operationName") or None}
-        raw_variables = request.arg("variables")
-        if raw_variables:
-            try:
-                payload["variables"] = json.loads(raw_variables)
-            except json.JSONDecodeError:
-                raise RequestError(400, "variables is not valid JSON") from None
+        for name in ("variables", "extensions"):
+            raw = request.arg(name)
+            if raw:
+                try:
+                    payload[name] = json.loads(raw)
+                except json.JSONDecodeError:
+                    raise RequestError(400, f"{name} is not valid JSON") from None
     else:
         try:
             payload = json.loads(request.body.decode("utf-8"))
@@ -60,8 +62,13 @@ def _payload(request: Request) -> dict:
             raise RequestError(400, "request body is not valid JSON") from None
         if not isinstance(payload, dict):
             raise RequestError(400, "request body must be a JSON object")
-    if not isinstance(payload.get("query"), str) or not payload["query"].strip():
+    persisted = isinstance(payload.get("extensions"), dict) and "persistedQuery" in payload["extensions"]
+    if payload.get("query") is None and persisted:
+        pass  # the hash names the document (apq.py)
+    elif not isinstance(payload.get("query"), str) or not payload["query"].strip():
         raise RequestError(400, "query must be a non-empty string")
+    if payload.get("extensions") is not None and not isinstance(payload["extensions"], dict):
+        raise RequestError(400, "extensions must be a JSON object")
     if payload.get("operationName") is not None and not isinstance(payload["operationName"], str):
         raise RequestError(400, "operationName must be a string")
     if payload.get("variables") is not None and not isinstance(payload["variables"], dict):
@@ -78,6 +85,8 @@ def operation_name(request: Request) -> str:
         return ANONYMOUS
     if payload.get("operationName"):
         return payload["operationName"]
+    if payload.get("query") is None:
+        return ANONYMOUS
     document, _ = _document(payload["query"])
     operation = get_operation_ast(document) if document else None
     return operation.name.value if operation is not None and operation.name else ANONYMOUS
@@ -99,7 +108,11 @@ def handle(request: Request, tenant: Tenant) -> Response:
     user_id = data.TOKENS.get(bearer_token(request))
     if user_id is None:
         return _errors(401, ["unauthorized"], [("WWW-Authenticate", "Bearer")])
-    document, errors = _document(payload["query"])
+    try:
+        query = tenant.persisted_queries.resolve(payload) or payload["query"]
+    except APQError as error:
+        return json_response({"errors": [error.error]}, error.status)
+    document, errors = _document(query)
     if errors:
         return _errors(400, errors)
     operation = get_operation_ast(document, payload.get("operationName"))

@@ -11,6 +11,7 @@ import threading
 from collections import Counter, defaultdict
 from typing import Optional
 
+from apq import PersistedQueries
 from bank import Bank
 from faults import FaultRule, LatencyRules
 
@@ -47,6 +48,7 @@ class Tenant:
         self.faults = []
         self.latency = LatencyRules()
         self.released = threading.Event()
+        self.persisted_queries = PersistedQueries()
 
     def record_request(self, method: str, path: str, operation: Optional[str], connection_id: int,
                        token: Optional[str] = None) -> None:
@@ -133,6 +135,7 @@ class Tenant:
             if not counters_only:
                 self.faults.clear()
                 self.latency = LatencyRules()
+                self.persisted_queries = PersistedQueries()
         if not counters_only:
             self.release_held()
 

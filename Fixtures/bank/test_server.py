@@ -168,6 +168,31 @@ def graphql_reads_and_errors(c: Client):
 
 
 @check
+def graphql_automatic_persisted_queries(c: Client):
+    import hashlib
+    from urllib.parse import quote
+    query = "query Me { me { id } }"
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    persisted = {"persistedQuery": {"version": 1, "sha256Hash": digest}}
+    status, _, result, _ = c.call("POST", "/graphql", ALICE, {"operationName": "Me", "extensions": persisted})
+    expect(status == 200 and result["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_FOUND", f"{result}")
+    status, _, result, _ = c.call("POST", "/graphql", ALICE, {"query": query, "extensions": persisted})
+    expect(status == 200 and result["data"]["me"]["id"] == "alice", f"registered {result}")
+    path = "/graphql?operationName=Me&extensions=" + quote(json.dumps(persisted))
+    status, _, result, _ = c.get(path, ALICE)
+    expect(status == 200 and result["data"]["me"]["id"] == "alice", f"GET by hash {result}")
+    wrong = {"persistedQuery": {"version": 1, "sha256Hash": "0" * 64}}
+    expect(c.call("POST", "/graphql", ALICE, {"query": query, "extensions": wrong})[0] == 400, "mismatch is 400")
+    counts = c.control("GET", "apq")["counts"]
+    expect(counts == {"notFound": 1, "registered": 1, "hashOnly": 1, "mismatch": 1}, f"counts {counts}")
+    c.control("POST", "apq", {"mode": "unsupported"})
+    status, _, result, _ = c.call("POST", "/graphql", ALICE, {"query": query, "extensions": persisted})
+    expect(result["errors"][0]["extensions"]["code"] == "PERSISTED_QUERY_NOT_SUPPORTED", f"unsupported {result}")
+    c.control("POST", "apq", {"mode": "on", "forget": True})
+    expect(c.control("GET", "apq")["hashes"] == 0, "forget drops the hashes")
+
+
+@check
 def graphql_mutations_are_visible_through_rest(c: Client):
     mutation = ("mutation Pay($input: PaymentInput!) { makePayment(input: $input) "
                 "{ account { id balance } transaction { id amount } } }")

@@ -4,6 +4,8 @@
 /// graphql-js wording so that people who know GraphQL recognise it. Neither the message nor ``description`` ever
 /// contains a whole document or the value of a string literal (at most the escape sequence at fault), because
 /// documents can carry credentials inline; names in messages are shortened to 80 characters.
+import GraphQLLanguage
+
 public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
     /// A stable, machine-readable identification of what went wrong.
     ///

@@ -1,3 +1,4 @@
+import CacheCore
 import FixtureSupport
 import Foundation
 import GraphQLCache
@@ -36,6 +37,71 @@ enum ClientHitBench {
             var availableBalance: Double
             var currency: String
         }
+    }
+
+    /// One account by id, the id given per call: the per-user query of a BFF.
+    private struct AccountByID: GraphQLQuery {
+        typealias Data = OneAccount.Data
+        static let document = OneAccount.document
+        static let operationName = "BenchAccount"
+        let id: String
+
+        var variables: GraphQLJSONObject {
+            ["id": .string(id)]
+        }
+    }
+
+    /// Times `count` cache-first hits of the one-account query round-robin over `ids` distinct ids (every one
+    /// written into the client's store first, as earlier answers for as many users would have), so every hit
+    /// asks for another id than the one before.
+    static func measureRoundRobin(_ count: Int, ids: Int) async throws -> Samples {
+        guard count > 0, ids > 0 else {
+            return Samples()
+        }
+        let store = try GraphQLNormalizedStore(
+            cacheConfiguration: .typenameAndID(),
+            configuration: .init(maxRecordsPerScope: ids * 2, maxBytesPerScope: ids * 4_096)
+        )
+        let scope = CacheScope.session("bench")
+        let operation = try GraphQLParser.parse(
+            """
+            query BenchAccount($id: ID!) {
+              account(id: $id) { __typename id accountToken name type balance availableBalance currency }
+            }
+            """
+        ).prepare(operationName: nil)
+        let names = (0..<ids).map { String(format: "rr%06d", $0) }
+        for id in names {
+            let account: GraphQLJSONObject = [
+                "__typename": "Account", "id": .string(id), "accountToken": .string("tok-" + id), "name": "Everyday",
+                "type": "CHECKING", "balance": 120.5, "availableBalance": 100.25, "currency": "EUR",
+            ]
+            _ = try store.write(
+                operation, variables: ["id": .string(id)], data: ["account": .object(account)], in: scope)
+        }
+        let client = try GraphQLClient(
+            url: "http://127.0.0.1:9/graphql",  // never called: every fetch is a hit
+            transport: try CurlHTTPClient(),
+            store: store,
+            scope: scope
+        )
+        let queries = names.map { AccountByID(id: $0) }
+        for index in 0..<min(ids, 1_000) {
+            _ = await client.fetch(query: queries[index])
+        }
+        var samples = Samples()
+        samples.reserve(count)
+        for index in 0..<count {
+            let query = queries[index % ids]
+            let begin = monotonicNanoseconds()
+            let result = await client.fetch(query: query)
+            samples.append(monotonicNanoseconds() - begin)
+            guard case .success(let answer) = result, answer.source == .cache, answer.data.account?.id == query.id
+            else {
+                throw BenchError("a round-robin hit of \(query.id) missed or failed")
+            }
+        }
+        return samples
     }
 
     /// Times `all` hits of the 2,100-entity query and `one` hits of the one-account query (0: skipped).

@@ -29,8 +29,12 @@ struct GraphQLSuite: BenchSuite {
            fixture server (user token-bench: 100 accounts × 20 transactions) to fill the cache, then
            --client-iterations (default 200) hits are timed.
         8. client hit (one account): the same for `account(id: "b001")` with seven fields, 20,000 hits.
-        --only decoder|write|refresh|read|read-json|parse|client|client-one measures that row alone (for
-        profiling); rows 7 and 8 start the fixture server (or use UCACHE_FIXTURE_URL).
+        9. client hit (round-robin ids): the one-account query with --round-robin-ids distinct ids (default
+           100,000, one per user as a BFF sees them), all written into the client's store first, then 20,000
+           hits in turn over the ids (each hit another id than the last; no network). Its p50 is meant to stay
+           within 1.2× of row 8's.
+        --only decoder|write|refresh|read|read-json|parse|client|client-one|client-rr measures that row alone
+        (for profiling); rows 7 and 8 start the fixture server (or use UCACHE_FIXTURE_URL).
         Reported: p50 and p99 in ms, and each row's p50 over JSONDecoder's p50 (targets: read ≤ 1,
         write ≤ 2). For scale, Apollo iOS 1.x's normalized cache reads this in 49-78 ms and writes it in
         109-380 ms on comparable machines.
@@ -88,6 +92,10 @@ struct GraphQLSuite: BenchSuite {
             all: wanted("client") ? clientIterations : 0,
             one: wanted("client-one") ? clientIterations * 100 : 0
         )
+        let clientRoundRobin = try await ClientHitBench.measureRoundRobin(
+            wanted("client-rr") ? clientIterations * 100 : 0,
+            ids: options.int("round-robin-ids", default: 100_000)
+        )
 
         let base = max(baseline.percentile(0.5), 1)
         func row(_ name: String, _ samples: Samples) -> BenchReport.Row {
@@ -106,15 +114,35 @@ struct GraphQLSuite: BenchSuite {
                 row("JSONDecoder", baseline), row("write (new scope)", freshWrite), row("write (refresh)", refresh),
                 row("read (Decodable)", read), row("read (GraphQLJSON)", readJSON), row("parse only", parse),
                 row("client hit (2,100 entities)", clientHit), row("client hit (one account)", clientOne),
+                row("client hit (round-robin ids)", clientRoundRobin),
             ],
             notes: [
                 "\(accounts) accounts × \(transactions) transactions, \(bytes.count) bytes, "
                     + "\(store.recordCount(in: scope)) records, \(store.byteCount(in: scope)) bytes charged",
                 "targets: read ÷ JSONDecoder ≤ 1, write ÷ JSONDecoder ≤ 2; \(iterations) iterations",
                 "client hits in µs: 2,100 entities p50 \(micros(clientHit, 0.5)) p99 \(micros(clientHit, 0.99)); "
-                    + "one account p50 \(micros(clientOne, 0.5)) p99 \(micros(clientOne, 0.99))",
+                    + "one account p50 \(micros(clientOne, 0.5)) p99 \(micros(clientOne, 0.99)); "
+                    + "round-robin ids p50 \(micros(clientRoundRobin, 0.5)) p99 \(micros(clientRoundRobin, 0.99))",
+                Self.persistedQuerySavings(operation),
             ]
         )
+    }
+
+    /// The bytes automatic persisted queries save per request of the bench query: its POST body with the document
+    /// against the body with the document's SHA-256 in `extensions.persistedQuery` instead.
+    static func persistedQuerySavings(_ operation: GraphQLPreparedOperation) -> String {
+        let text = operation.canonicalText
+        let hash = String(repeating: "0", count: 64)  // only the length counts here
+        let name: GraphQLJSON = .string(operation.operation.name ?? "")
+        let withDocument = GraphQLJSON.object(["query": .string(text), "operationName": name, "variables": [:]])
+        let byHash = GraphQLJSON.object([
+            "operationName": name, "variables": [:],
+            "extensions": ["persistedQuery": ["version": 1, "sha256Hash": .string(hash)]],
+        ])
+        let full = withDocument.jsonBytes().count
+        let hashed = byHash.jsonBytes().count
+        return "APQ: the bench query's POST body is \(full) bytes with its document, \(hashed) bytes by hash "
+            + "(\(full - hashed) bytes saved per request once the upstream knows the hash)"
     }
 
     private func micros(_ samples: Samples, _ fraction: Double) -> String {

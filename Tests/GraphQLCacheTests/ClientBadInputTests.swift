@@ -23,7 +23,7 @@ struct ClientBadInputTests {
         let client = try harness.client()
         let error = try #require(await client.fetch(query: Unparseable()).failure)
         #expect(error.code == .invalidOperation)
-        #expect((error.underlying as? GraphQLCacheError)?.code == .syntaxError)
+        #expect((error.underlying as? GraphQLLanguageError)?.code == .syntaxError)
         #expect(error.locations.first?.line == 1)
         #expect(try await harness.tenant.counters().requests == 0)
     }
@@ -34,7 +34,7 @@ struct ClientBadInputTests {
         let client = try harness.client()
         let error = try #require(await client.fetch(query: WrongName()).failure)
         #expect(error.code == .invalidOperation)
-        #expect((error.underlying as? GraphQLCacheError)?.code == .operationNotFound)
+        #expect((error.underlying as? GraphQLLanguageError)?.code == .operationNotFound)
     }
 
     @Test("a mutation given to fetch, or a query to perform, is invalidOperation")
@@ -83,7 +83,7 @@ struct ClientBadInputTests {
         try await harness.tenant.inject(.malformed, operation: "AccountSummary")
         let error = try #require(await client.fetch(query: AccountSummaryQuery()).failure)
         #expect(error.code == .invalidResponse)
-        #expect((error.underlying as? GraphQLCacheError)?.code == .invalidJSON)
+        #expect((error.underlying as? GraphQLLanguageError)?.code == .invalidJSON)
         #expect(harness.store.records(in: client.scope) == before)
     }
 

@@ -54,7 +54,7 @@ struct ClientDocumentPreparationTests {
             try cache.prepared("query A { me { id } } query B { me { id } }", operationName: nil, addingTypenames: true)
         }
         #expect(error?.code == .invalidOperation)
-        #expect((error?.underlying as? GraphQLCacheError)?.code == .ambiguousOperation)
+        #expect((error?.underlying as? GraphQLLanguageError)?.code == .ambiguousOperation)
         #expect(cache.count == 2)
         cache.removeAll()
         #expect(cache.count == 0)

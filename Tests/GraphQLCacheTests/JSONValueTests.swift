@@ -4,7 +4,7 @@ import Testing
 
 @Suite("GraphQLJSON: parsing, printing, literals")
 struct JSONValueTests {
-    private func parseFailure(_ text: String) -> GraphQLCacheError? {
+    private func parseFailure(_ text: String) -> GraphQLLanguageError? {
         do {
             _ = try GraphQLJSON(parsing: Data(text.utf8))
             return nil
@@ -65,7 +65,7 @@ struct JSONValueTests {
     @Test("invalid UTF-8 and runaway nesting are refused")
     func invalidBytesAndDepth() throws {
         let invalid = [UInt8(ascii: "\""), 0xC3, 0x28, UInt8(ascii: "\"")]
-        let error = try #require(throws: GraphQLCacheError.self) { try GraphQLJSON(parsing: invalid) }
+        let error = try #require(throws: GraphQLLanguageError.self) { try GraphQLJSON(parsing: invalid) }
         #expect(error.code == .invalidJSON)
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let tooDeep = try #require(parseFailure(deep))

@@ -46,17 +46,52 @@ struct StorePlanCacheTests {
         #expect(store.selectionPlans.count == 1)
     }
 
-    @Test("a variable argument's value is part of the key: another value reads another record")
-    func argumentVariablesChangeThePlan() throws {
+    @Test("one plan serves every value of a variable argument, and each read reaches its own value's record")
+    func argumentVariablesShareThePlan() throws {
         let store = try makeNormalizedStore()
         let operation = try prepare(BankOperations.balance)
         let anchor = DocumentAnchor()
-        try store.writeAccount(1)
-        try store.writeAccount(2)
-        let first = try store.planHit(operation, ["id": "1"], anchor: anchor)
-        let second = try store.planHit(operation, ["id": "2"], anchor: anchor)
-        #expect(first["account"]?.objectValue?["balance"] == 1)
-        #expect(second["account"]?.objectValue?["balance"] == 2)
+        for id in 1...3 {
+            try store.writeAccount(id)
+        }
+        for _ in 0..<2 {
+            for id in 1...3 {
+                let data = try store.planHit(operation, ["id": .string("\(id)")], anchor: anchor)
+                #expect(data["account"]?.objectValue?["balance"] == .int(Int64(id)))
+            }
+        }
+        #expect(store.selectionPlans.count == 1)
+        #expect(throws: StoreTestFailure.self) {
+            try store.planHit(operation, ["id": "4"], anchor: anchor)
+        }
+    }
+
+    @Test("two response keys of one field with variable arguments write and read apart or together by value")
+    func variableArgumentsOfOneFieldTwice() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(
+            """
+            query Two($a: ID!, $b: ID!) { first: account(id: $a) { __typename id balance } second: account(id: $b) { __typename id balance } }
+            """
+        )
+        let anchor = DocumentAnchor()
+        try store.write(
+            operation, variables: ["a": "1", "b": "1"],
+            json:
+                #"{"first": {"__typename": "Account", "id": "1", "balance": 5}, "second": {"__typename": "Account", "id": "1", "balance": 5}}"#
+        )
+        try store.write(
+            operation, variables: ["a": "1", "b": "2"],
+            json:
+                #"{"first": {"__typename": "Account", "id": "1", "balance": 6}, "second": {"__typename": "Account", "id": "2", "balance": 7}}"#
+        )
+        let same = try store.planHit(operation, ["a": "1", "b": "1"], anchor: anchor)
+        #expect(same["first"]?.objectValue?["balance"] == 6)
+        #expect(same["second"]?.objectValue?["balance"] == 6)
+        let apart = try store.planHit(operation, ["a": "2", "b": "1"], anchor: anchor)
+        #expect(apart["first"]?.objectValue?["balance"] == 7)
+        #expect(apart["second"]?.objectValue?["balance"] == 6)
+        #expect(store.selectionPlans.count == 1)
     }
 
     @Test("a kept plan decides fragments' type conditions per object, for every typename of a list")
@@ -85,41 +120,56 @@ struct StorePlanCacheTests {
         }
     }
 
-    @Test("the same document and variables share one plan; another document or value does not")
+    @Test("the same document and condition values share one plan; another document or condition value does not")
     func planIdentity() throws {
         let cache = SelectionPlanCache(maximumPlans: 8)
-        let selectionSet = try prepare(details).operation.selectionSet
+        let operation = try prepare(details)
         let document = DocumentAnchor()
-        let plan = cache.plan(anchor: document, variables: ["withName": true], selectionSet: selectionSet)
-        #expect(cache.plan(anchor: document, variables: ["withName": true], selectionSet: selectionSet) === plan)
-        #expect(cache.plan(anchor: document, variables: ["withName": false], selectionSet: selectionSet) !== plan)
+        let plan = cache.plan(anchor: document, variables: ["id": "1", "withName": true], operation: operation)
+        #expect(cache.plan(anchor: document, variables: ["id": "2", "withName": true], operation: operation) === plan)
+        #expect(cache.plan(anchor: document, variables: ["id": "1", "withName": false], operation: operation) !== plan)
         #expect(
-            cache.plan(anchor: DocumentAnchor(), variables: ["withName": true], selectionSet: selectionSet) !== plan)
+            cache.plan(anchor: DocumentAnchor(), variables: ["id": "1", "withName": true], operation: operation)
+                !== plan)
         #expect(cache.count == 3)
+    }
+
+    @Test("the condition variables are those @include and @skip test, in the operation and its fragments")
+    func conditionVariables() throws {
+        let operation = try prepare(
+            """
+            query Q($id: ID!, $a: Boolean!, $b: Boolean!, $c: Boolean!) {
+              account(id: $id) @include(if: $a) { id ...More @skip(if: $b) }
+            }
+            fragment More on Account { balance @include(if: $c) ... @include(if: true) { name } }
+            """
+        )
+        #expect(SelectionPlanCache.conditionVariables(of: operation) == ["a", "b", "c"])
+        #expect(SelectionPlanCache.conditionVariables(of: try prepare(BankOperations.balance)).isEmpty)
     }
 
     @Test("past its bound the plan cache drops its oldest plans first")
     func boundedOldestFirst() throws {
         let cache = SelectionPlanCache(maximumPlans: 4)
-        let selectionSet = try prepare(details).operation.selectionSet
+        let operation = try prepare(details)
         let document = DocumentAnchor()
         let plans = (0..<10).map { index in
-            cache.plan(anchor: document, variables: ["id": .int(Int64(index))], selectionSet: selectionSet)
+            cache.plan(anchor: document, variables: ["withName": .int(Int64(index))], operation: operation)
         }
         #expect(cache.count == 4)
-        #expect(cache.plan(anchor: document, variables: ["id": 9], selectionSet: selectionSet) === plans[9])
-        #expect(cache.plan(anchor: document, variables: ["id": 6], selectionSet: selectionSet) === plans[6])
-        #expect(cache.plan(anchor: document, variables: ["id": 0], selectionSet: selectionSet) !== plans[0])
+        #expect(cache.plan(anchor: document, variables: ["withName": 9], operation: operation) === plans[9])
+        #expect(cache.plan(anchor: document, variables: ["withName": 6], operation: operation) === plans[6])
+        #expect(cache.plan(anchor: document, variables: ["withName": 0], operation: operation) !== plans[0])
         #expect(cache.count == 4)
     }
 
     @Test("variables never equal to themselves (NaN) cannot grow the plan cache past its bound")
     func notANumberStaysBounded() throws {
         let cache = SelectionPlanCache(maximumPlans: 4)
-        let selectionSet = try prepare(details).operation.selectionSet
+        let operation = try prepare(details)
         let document = DocumentAnchor()
         for _ in 0..<20 {
-            _ = cache.plan(anchor: document, variables: ["id": .double(.nan)], selectionSet: selectionSet)
+            _ = cache.plan(anchor: document, variables: ["withName": .double(.nan)], operation: operation)
             #expect(cache.count <= 4)
         }
     }

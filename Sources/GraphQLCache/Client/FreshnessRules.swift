@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// A client's ``GraphQLCacheConfig`` with what every read needs precomputed.
 struct FreshnessRules: Sendable {

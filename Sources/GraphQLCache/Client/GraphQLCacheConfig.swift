@@ -12,6 +12,8 @@
 ///
 /// A `.useDefault` at steps 1-3 passes to the next step. With ``isTimeoutEnabled`` off nothing expires (the
 /// seed's switch), whatever the other rules say.
+import GraphQLLanguage
+
 public struct GraphQLCacheConfig: Sendable, Hashable {
     /// Seconds an answer stays fresh when no other rule applies. Default 300 (five minutes), as in the seed.
     public var defaultTimeout: Double

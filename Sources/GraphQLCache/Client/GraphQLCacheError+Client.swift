@@ -1,4 +1,5 @@
 import CurlHTTP
+import GraphQLLanguage
 
 extension GraphQLCacheError.Code {
     // MARK: The GraphQL client
@@ -91,7 +92,7 @@ extension GraphQLCacheError {
             code: .closed, message: "The session this client belongs to has ended: nothing was sent, read or stored.")
     }
 
-    static func invalidOperation(_ message: String, underlying: GraphQLCacheError? = nil) -> GraphQLCacheError {
+    static func invalidOperation(_ message: String, underlying: GraphQLLanguageError? = nil) -> GraphQLCacheError {
         GraphQLCacheError(
             code: .invalidOperation,
             message: message,

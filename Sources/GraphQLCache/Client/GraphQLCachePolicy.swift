@@ -4,6 +4,8 @@
 /// navigation use the default; pull-to-refresh, the reads right after a mutation and critical validations use
 /// ``fetchIgnoringCacheData``; background sync uses ``returnCacheDataAndFetch``; offline use
 /// ``returnCacheDataDontFetch``; transient queries ``fetchIgnoringCacheCompletely``.
+import GraphQLLanguage
+
 public enum GraphQLCachePolicy: String, Sendable, Hashable, CaseIterable {
     /// Cache first (the default): a fresh cached answer if every selected field is cached and within its
     /// time-to-live; otherwise the network, and the answer is stored.

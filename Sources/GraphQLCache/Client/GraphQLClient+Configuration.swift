@@ -1,5 +1,6 @@
 import CacheCore
 import CurlHTTP
+import GraphQLLanguage
 
 extension GraphQLClient {
     /// How a client talks to its upstream and what it does with imperfect answers. Every field has a
@@ -20,6 +21,16 @@ extension GraphQLClient {
         /// Send queries as `GET /graphql?query=…&operationName=…&variables=…` (mutations are always POSTed),
         /// for upstreams behind an HTTP cache or with persisted-query style routing. Default: false (POST).
         public var usesGETForQueries: Bool
+        /// Automatic persisted queries (APQ, as Apollo defines them): send a document's SHA-256 instead of the
+        /// document, and the document only when the upstream answers `PersistedQueryNotFound` (once per document,
+        /// then the upstream knows the hash). On `PersistedQueryNotSupported` the client sends whole documents
+        /// from then on. Saves the document's bytes on every request and lets an HTTP cache in front of the
+        /// upstream key GET requests on a short URL. Default: false.
+        public var usesAutomaticPersistedQueries: Bool
+        /// With ``usesAutomaticPersistedQueries``, send queries that go by hash alone as
+        /// `GET ?operationName=…&variables=…&extensions=…`, so intermediaries can cache them (a retry with the
+        /// document is POSTed unless ``usesGETForQueries``). Mutations are always POSTed. Default: false.
+        public var usesGETForHashedQueries: Bool
         /// Headers sent with every request, before the session's credentials. Default:
         /// `Accept: application/json`.
         public var headers: CurlHTTPClient.Headers
@@ -54,8 +65,12 @@ extension GraphQLClient {
             addsTypenameToSelections: Bool = true,
             cachingPolicy: (@Sendable (String, QueryCacheTimeout) -> QueryCacheTimeout?)? = nil,
             maximumTrackedQueries: Int = 10_000,
-            decodingUserInfo: [CodingUserInfoKey: any Sendable] = [:]
+            decodingUserInfo: [CodingUserInfoKey: any Sendable] = [:],
+            usesAutomaticPersistedQueries: Bool = false,
+            usesGETForHashedQueries: Bool = false
         ) {
+            self.usesAutomaticPersistedQueries = usesAutomaticPersistedQueries
+            self.usesGETForHashedQueries = usesGETForHashedQueries
             self.usesGETForQueries = usesGETForQueries
             self.headers = headers
             self.requestTimeout = requestTimeout

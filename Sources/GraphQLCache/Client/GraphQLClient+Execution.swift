@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// How one result type is read from the store and decoded from the network: typed operations decode into
 /// their `Data`, untyped ones stay JSON.

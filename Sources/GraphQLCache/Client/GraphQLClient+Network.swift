@@ -1,6 +1,7 @@
 import CacheCore
 import CurlHTTP
 import Foundation
+import GraphQLLanguage
 import Synchronization
 
 /// What one upstream exchange produced, shared by every caller that joined it.
@@ -76,16 +77,10 @@ extension GraphQLClient {
             case .upstream(let readGeneration): secondLevelGeneration = readGeneration
             }
         }
-        let response: CurlHTTPClient.Response
-        switch await send(request) {
-        case .success(let answer): response = answer
-        case .failure(let error): return .failure(error)
-        }
         let parsed: GraphQLHTTPResponse
-        do {
-            parsed = try GraphQLHTTPResponse(response)
-        } catch {
-            return .failure(error)
+        switch await answer(request) {
+        case .success(let answer): parsed = answer
+        case .failure(let error): return .failure(error)
         }
         guard let data = parsed.data, parsed.errors.isEmpty || configuration.partialDataPolicy != .fail else {
             return .failure(parsed.failure(code: .graphQLErrors))
@@ -140,8 +135,45 @@ extension GraphQLClient {
         return stored
     }
 
+    /// The upstream's parsed answer, under automatic persisted queries when configured: the hash first, the
+    /// document with its hash after `PersistedQueryNotFound`, the document alone (and APQ off for this client)
+    /// after `PersistedQueryNotSupported`.
+    private func answer(_ request: PreparedRequest) async -> Result<GraphQLHTTPResponse, GraphQLCacheError> {
+        guard configuration.usesAutomaticPersistedQueries, !persistedQueriesUnsupported.load(ordering: .relaxed)
+        else {
+            return await parsedAnswer(request, payload: .document)
+        }
+        let first = await parsedAnswer(request, payload: .hashOnly)
+        switch PersistedQueryVerdict(first) {
+        case .answered:
+            return first
+        case .notFound:
+            return await parsedAnswer(request, payload: .documentAndHash)
+        case .notSupported:
+            persistedQueriesUnsupported.store(true, ordering: .relaxed)
+            return await parsedAnswer(request, payload: .document)
+        }
+    }
+
+    private func parsedAnswer(
+        _ request: PreparedRequest, payload: DocumentPayload
+    ) async -> Result<GraphQLHTTPResponse, GraphQLCacheError> {
+        switch await send(request, payload: payload) {
+        case .success(let response):
+            do {
+                return .success(try GraphQLHTTPResponse(response))
+            } catch {
+                return .failure(error)
+            }
+        case .failure(let error):
+            return .failure(error)
+        }
+    }
+
     /// POSTs the operation (or GETs a query, when configured) with the session's credentials; counts the call.
-    private func send(_ request: PreparedRequest) async -> Result<CurlHTTPClient.Response, GraphQLCacheError> {
+    private func send(
+        _ request: PreparedRequest, payload: DocumentPayload
+    ) async -> Result<CurlHTTPClient.Response, GraphQLCacheError> {
         // Closed while the operation waited for the second level: nothing goes out.
         if isClosed {
             return .failure(.closedError())
@@ -151,7 +183,6 @@ extension GraphQLClient {
         for (name, value) in credentials.headers {
             headers.replaceOrAdd(name: name, value: value)
         }
-        let variables = GraphQLJSON.object(request.variables).jsonText()
         let name = request.document.operation.operation.name
         var httpRequest = CurlHTTPClient.Request(
             url: url,
@@ -159,20 +190,37 @@ extension GraphQLClient {
             timeout: configuration.requestTimeout,
             cookieJar: credentials.cookieJar
         )
-        if request.document.kind == .query, configuration.usesGETForQueries {
-            var query = "query=" + Self.percentEncoded(request.document.text)
-            if let name {
-                query += "&operationName=" + Self.percentEncoded(name)
+        let extensions: GraphQLJSONObject? =
+            payload == .document ? nil : .persistedQuery(sha256: request.document.sha256)
+        let sendsDocument = payload != .hashOnly
+        let usesGET =
+            request.document.kind == .query
+            && (sendsDocument ? configuration.usesGETForQueries : configuration.usesGETForHashedQueries)
+        if usesGET {
+            var parameters: [String] = []
+            if sendsDocument {
+                parameters.append("query=" + Self.percentEncoded(request.document.text))
             }
-            query += "&variables=" + Self.percentEncoded(variables)
-            httpRequest.url += (url.contains("?") ? "&" : "?") + query
+            if let name {
+                parameters.append("operationName=" + Self.percentEncoded(name))
+            }
+            parameters.append("variables=" + Self.percentEncoded(GraphQLJSON.object(request.variables).jsonText()))
+            if let extensions {
+                parameters.append("extensions=" + Self.percentEncoded(GraphQLJSON.object(extensions).jsonText()))
+            }
+            httpRequest.url += (url.contains("?") ? "&" : "?") + parameters.joined(separator: "&")
         } else {
             var body = GraphQLJSONObject()
-            body["query"] = .string(request.document.text)
+            if sendsDocument {
+                body["query"] = .string(request.document.text)
+            }
             if let name {
                 body["operationName"] = .string(name)
             }
             body["variables"] = .object(request.variables)
+            if let extensions {
+                body["extensions"] = .object(extensions)
+            }
             httpRequest.method = .post
             httpRequest.headers.replaceOrAdd(name: "Content-Type", value: "application/json")
             httpRequest.body = Data(GraphQLJSON.object(body).jsonBytes())

@@ -1,5 +1,6 @@
 import CacheCore
 import Foundation
+import GraphQLLanguage
 
 /// The outcome of asking the second level before the upstream.
 enum GraphQLSecondLevelOutcome: Sendable {

@@ -1,3 +1,5 @@
+import CacheCrypto
+import GraphQLLanguage
 import Synchronization
 
 /// Parsed and prepared documents, kept per document text (and per typed operation), so a request never
@@ -135,12 +137,19 @@ final class PreparedDocument: Sendable {
     let text: String
     /// The operation's name, or `<anonymous>`: the first half of query keys, and the key of events.
     let keyName: String
+    /// The SHA-256 of ``text`` as lowercase hex (OpenSSL's), computed once: the document's name under automatic
+    /// persisted queries.
+    let sha256: String
 
     init(id: Int, operation: GraphQLPreparedOperation) {
         self.id = id
         self.operation = operation
         self.text = operation.canonicalText
         self.keyName = operation.operation.name ?? "<anonymous>"
+        self.sha256 = SHA256Digest.hash(Array(text.utf8)).map { byte in
+            let digits = Array("0123456789abcdef")
+            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
+        }.joined()
     }
 
     var kind: GraphQLOperationDefinition.Kind {

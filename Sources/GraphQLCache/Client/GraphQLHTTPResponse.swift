@@ -1,4 +1,5 @@
 import CurlHTTP
+import GraphQLLanguage
 
 /// An upstream's answer read as a GraphQL response: `data`, `errors`, `extensions`.
 struct GraphQLHTTPResponse {

@@ -14,6 +14,8 @@
 ///     struct Account: Decodable, Sendable { var id: String; var balance: Double }
 /// }
 /// ```
+import GraphQLLanguage
+
 public protocol GraphQLOperation: Sendable {
     /// What the response's `data` decodes into; its keys are response keys (aliases where the document uses
     /// them). Members it does not declare (such as the `__typename` the client adds) are ignored.

@@ -3,6 +3,8 @@
 /// Variables are written as JSON with sorted keys (and the operation's default values filled in), so
 /// `{"a":1,"b":2}` and `{"b":2,"a":1}` name the same answer. Query timestamps, in-flight de-duplication and
 /// `clearCache(forQuery:)` use it.
+import GraphQLLanguage
+
 public struct GraphQLQueryKey: Sendable, Hashable, Comparable {
     /// The operation's name (`<anonymous>` for an unnamed operation).
     public let operationName: String

@@ -1,6 +1,8 @@
 /// One entry of a response's `errors`: what the upstream reported, where in the document and the data.
 ///
 /// Named so as not to clash with GraphQLSwift's `GraphQLError`, which a BFF may import beside this package.
+import GraphQLLanguage
+
 public struct GraphQLResponseError: Sendable, Hashable {
     /// One step of ``path``: a response key or a list index.
     public enum PathComponent: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// Where an answer came from.
 public enum GraphQLResultSource: String, Sendable, Hashable {

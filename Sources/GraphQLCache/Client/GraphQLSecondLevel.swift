@@ -1,5 +1,6 @@
 import CacheCore
 import Foundation
+import GraphQLLanguage
 
 /// A second level shared by every replica of a fleet, as a GraphQL client sees it: a query's response data is read
 /// after a miss in the normalized store and written after a network answer was merged into it.

@@ -1,5 +1,7 @@
 /// One call's operation, ready for the cache and the network: the prepared document, the variables, the
 /// query key and the timeout the call asked for.
+import GraphQLLanguage
+
 struct PreparedRequest: Sendable {
     let document: PreparedDocument
     /// The variables as given: what is sent.

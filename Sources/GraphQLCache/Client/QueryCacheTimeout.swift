@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// How long a cached query answer stays fresh: the seed's per-query timeout model.
 ///

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 import Synchronization
 
 /// When a query was last fetched from the network and stored (the seed's timestamp cache entry).

@@ -1,3 +1,5 @@
+import GraphQLLanguage
+
 extension GraphQLPreparedOperation {
     /// The operation with `__typename` selected in the selection set of every field that has one, as Apollo
     /// sends it: key providers and type conditions need every object's type, and the caller's `Decodable`

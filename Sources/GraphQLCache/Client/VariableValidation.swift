@@ -1,3 +1,5 @@
+import GraphQLLanguage
+
 extension GraphQLOperationDefinition {
     /// Checks the request's variables against the operation's declarations, before anything is sent.
     ///

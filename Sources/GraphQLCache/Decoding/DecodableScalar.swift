@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLLanguage
 
 /// A standard library type the decoder reads straight from a JSON leaf, as `JSONDecoder` does: numbers must
 /// fit the type exactly, strings and booleans must be what they claim.

@@ -1,3 +1,5 @@
+import GraphQLLanguage
+
 extension GraphQLJSON {
     /// Decodes the caller's type from this value, as `JSONDecoder` would from its text (same rules for numbers,
     /// `Decimal`, `URL`, `Data` as base64, and `Date` as seconds since 2001), without producing text first.

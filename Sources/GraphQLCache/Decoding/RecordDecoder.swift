@@ -1,4 +1,6 @@
 /// What a decoder is positioned on.
+import GraphQLLanguage
+
 enum DecodingValue {
     /// A normalized object and the selection at its position.
     case record(NormalizedRecord, SelectionNode)
@@ -116,6 +118,12 @@ final class RecordDecoder: Decoder {
         } catch {
             throw DecodingError.dataCorrupted(errorContext("The record's fields cannot be collected: \(error)."))
         }
+    }
+
+    /// The storage key of a collected field under the decode's variables (a record's fields are only reached with
+    /// a context).
+    func storageKey(of field: CollectedField) -> String {
+        field.fixedStorageKey ?? context?.storageKey(of: field) ?? field.name
     }
 
     /// The value a stored field gives to a decoder: the referenced record, the list, or the leaf.

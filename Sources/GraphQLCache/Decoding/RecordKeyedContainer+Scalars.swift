@@ -1,6 +1,7 @@
 // Every scalar overload is written out for its concrete type: a helper generic over the scalar type would
 // run unspecialized inside the key-generic container (the standard library's box erases `Key`) and look up
 // type metadata on every member, a tenth of a decode.
+import GraphQLLanguage
 
 extension RecordKeyedContainer {
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {

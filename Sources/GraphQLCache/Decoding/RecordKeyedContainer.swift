@@ -1,4 +1,6 @@
 /// Where a keyed container's members come from.
+import GraphQLLanguage
+
 enum KeyedSource {
     /// A record: members are the collected fields of its selection, under their response keys.
     case record(NormalizedRecord, CollectedFields)
@@ -72,7 +74,7 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             if field.isTypename {
                 return record.typename.map { .json(.string($0)) }
             }
-            guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
+            guard let stored = record.fields.field(decoder.storageKey(of: field), hint: field.storedPosition) else {
                 return nil
             }
             return decoder.value(of: stored.value, child: field.child)
@@ -93,7 +95,7 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             guard
                 let stored = record.fields.field(
-                    collected.fields[position].storageKey,
+                    decoder.storageKey(of: collected.fields[position]),
                     hint: collected.fields[position].storedPosition
                 )
             else {

@@ -1,4 +1,6 @@
 /// Where an unkeyed container's elements come from.
+import GraphQLLanguage
+
 enum UnkeyedSource {
     /// An object-typed list field's stored elements and the selection of each.
     case stored([GraphQLRecordValue], SelectionNode)

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// The session's `GraphQLCacheManaging`: clears the client's scope in the normalized store and its query
 /// timestamps (the seeds' APICoreKit `GraphQLCacheManager`).

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// Clearing one session's GraphQL cache: what the seeds' APICoreKit exposes so that the unified cache manager
 /// never touches the GraphQL client's internals.

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// What a GraphQL clear removed: records, fields, bytes and query timestamps.
 public struct GraphQLClearReport: Sendable, Hashable {

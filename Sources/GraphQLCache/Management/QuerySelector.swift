@@ -1,4 +1,6 @@
 /// What `clearCache(forQuery:)` was given: one query key's text, or an operation name.
+import GraphQLLanguage
+
 struct QuerySelector {
     let operationName: String
     /// The canonical variables of a full key; `nil` for an operation name (every key of it matches).

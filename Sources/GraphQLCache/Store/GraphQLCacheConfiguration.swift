@@ -10,6 +10,8 @@
 /// configuration.possibleTypes = ["Node": ["Account", "Transaction"], "SearchResult": ["Account", "Payee"]]
 /// let store = try GraphQLNormalizedStore(cacheConfiguration: configuration)
 /// ```
+import GraphQLLanguage
+
 public struct GraphQLCacheConfiguration: Sendable {
     /// Interface and union names → the concrete typenames they cover, for fragments such as `... on Node`.
     ///

@@ -5,6 +5,8 @@
 /// ``GraphQLCacheConfiguration/registerCacheKeyProvider(_:)``. Returning `nil` leaves the object without a key:
 /// it is stored under its path in the response (`QUERY_ROOT.accounts.0`), which is the query-based behaviour of
 /// the seeds (no sharing between queries).
+import GraphQLLanguage
+
 public protocol GraphQLCacheKeyProvider: Sendable {
     /// The cache key of an object, such as `Account:123`, or `nil` when this provider does not key it.
     ///

@@ -1,4 +1,6 @@
 /// What an eviction took out of a scope.
+import GraphQLLanguage
+
 public struct GraphQLEvictionReport: Sendable, Hashable {
     /// Records removed.
     public var records: Int

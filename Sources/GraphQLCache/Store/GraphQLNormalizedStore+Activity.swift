@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     /// Counts what the GraphQL client sees but the store does not (upstream calls, de-duplicated joins), so the

@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import Synchronization
 
 extension GraphQLNormalizedStore {

@@ -1,5 +1,6 @@
 import CacheCore
 import Dispatch
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     // MARK: - Single records and fields (no new generation, like CacheStore.remove)

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     /// Removes every record none of whose fields was written at or after `cutoff`, in every scope, and drops the

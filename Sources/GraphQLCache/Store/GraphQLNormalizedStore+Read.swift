@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     /// Reads an operation's data from the scope's records, shaped like the response (response keys, aliases
@@ -110,8 +111,7 @@ extension GraphQLNormalizedStore {
         let rootTypename = cacheConfiguration.rootTypename(of: definition.kind)
         let node =
             if let planAnchor {
-                selectionPlans.plan(
-                    anchor: planAnchor, variables: resolvedVariables, selectionSet: definition.selectionSet)
+                selectionPlans.plan(anchor: planAnchor, variables: resolvedVariables, operation: operation)
             } else {
                 SelectionNode(selectionSets: [definition.selectionSet])
             }

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 extension GraphQLNormalizedStore {
     /// Removes, in one clear (the scope moves to a new generation, so answers in flight are not stored), the
@@ -91,7 +92,7 @@ extension GraphQLNormalizedStore {
         let node = SelectionNode(selectionSets: [definition.selectionSet])
         do {
             let collected = try node.fields(for: cacheConfiguration.rootTypename(of: definition.kind), in: context)
-            return collected.fields.filter { !$0.isTypename }.map(\.storageKey)
+            return collected.fields.filter { !$0.isTypename }.map { context.storageKey(of: $0) }
         } catch {
             switch error {
             case .needsTypename:

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// The normalized GraphQL cache: every object of every response stored once, as a record under its cache key,
 /// and operations read back by walking their selection over the records.

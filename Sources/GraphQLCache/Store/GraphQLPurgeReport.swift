@@ -1,4 +1,6 @@
 /// What ``GraphQLNormalizedStore/purgeRecords(writtenBefore:)`` removed.
+import GraphQLLanguage
+
 public struct GraphQLPurgeReport: Sendable, Hashable {
     /// Records removed because none of their fields was written at or after the cutoff.
     public var records: Int

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// The answer of a read: the data in the operation's shape, or why the cache cannot give it.
 public enum GraphQLReadResult<Value> {

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// One normalized object as the store holds it: its fields under argument-aware storage keys.
 ///

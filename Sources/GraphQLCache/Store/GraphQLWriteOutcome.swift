@@ -1,4 +1,6 @@
 /// What a write did to the store.
+import GraphQLLanguage
+
 public enum GraphQLWriteOutcome: Sendable {
     /// The response was merged; these are the changes.
     case written(GraphQLChangeSet)

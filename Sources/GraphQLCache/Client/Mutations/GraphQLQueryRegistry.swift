@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import Synchronization
 
 /// Query names → operations, so refetch strategies can run queries they know only by name.

@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import Synchronization
 
 /// Strategy 1 of the seeds: after a mutation, refetch every query it affects from the network, in parallel.

@@ -2,6 +2,8 @@
 ///
 /// Names, not types: feature modules declare what a mutation affects without importing each other's query
 /// types; a ``GraphQLQueryRegistry`` maps the names to operations.
+import GraphQLLanguage
+
 public struct QueryDescriptor: Sendable, Hashable {
     /// How soon the user must see the refetched data.
     public enum RefetchPriority: Sendable, Hashable {

@@ -8,6 +8,8 @@
 ///                                   refetching: MakePaymentMutationResult(accountId: "101"))
 /// // outcome.refetch?.critical: done; outcome.refetch?.background.report(): later
 /// ```
+import GraphQLLanguage
+
 public final class SmartMutationRefetchManager: Sendable {
     /// The session's client the refetches run on.
     public let client: GraphQLClient

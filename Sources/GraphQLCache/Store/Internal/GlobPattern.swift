@@ -2,6 +2,8 @@
 /// one, `[abc]`, `[a-z]` and `[!abc]` (or `[^abc]`) one from or not from a set, and `\` makes the next
 /// character literal. `User:*` matches `User:1` but not `AUser:1`: the whole key must match, unlike a
 /// substring search.
+import GraphQLLanguage
+
 struct GlobPattern: Sendable {
     private enum Token: Sendable {
         case literal(Unicode.Scalar)

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 import Synchronization
 
 /// A record as a partition holds it: a reference, so that a write merges into it in place and a read can mark

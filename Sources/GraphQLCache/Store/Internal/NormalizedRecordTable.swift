@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 import Synchronization
 
 /// The records of one scope behind a reader-writer lock, plus lock-free mirrors of its sizes and counters.

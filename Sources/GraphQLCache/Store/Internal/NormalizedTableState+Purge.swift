@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// One write of a record in a table's write index.
 struct WriteItem: Comparable, Sendable {

@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// What removals took away, gathered under the write lock and reported after it.
 struct RemovalTally: Sendable {

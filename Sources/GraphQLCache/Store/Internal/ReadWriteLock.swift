@@ -1,4 +1,5 @@
 import Foundation
+import GraphQLLanguage
 
 /// A `pthread_rwlock_t`: many readers at once, or one writer.
 ///

@@ -4,6 +4,8 @@
 /// the position the selection predicts: a lookup compares one key (a few nanoseconds for the short keys of
 /// GraphQL fields) instead of hashing it (tens of nanoseconds), which is most of the cost of reading and writing
 /// large responses. Records with many fields (a root with many argument combinations) also get a hash index.
+import GraphQLLanguage
+
 struct RecordFields: Sendable {
     struct Entry: Sendable {
         let key: String

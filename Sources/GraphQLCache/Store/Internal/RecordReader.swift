@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// Walks an operation's selection over the records of one scope, under the scope's read lock: checks that
 /// every selected field is there (a read with any missing field is a miss), optionally building the data, and
@@ -212,7 +213,7 @@ struct RecordReader {
 
     /// The stored field for a collected field, noting its write time; `nil` (a miss) when absent.
     private mutating func lookUp(_ field: CollectedField, in record: NormalizedRecord) -> GraphQLRecordField? {
-        guard let stored = record.fields.field(field.storageKey, hint: field.storedPosition) else {
+        guard let stored = record.fields.field(context.storageKey(of: field), hint: field.storedPosition) else {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }

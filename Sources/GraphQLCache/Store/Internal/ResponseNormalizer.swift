@@ -1,4 +1,5 @@
 import CacheCore
+import GraphQLLanguage
 
 /// Turns a response's `data` into record drafts by walking the operation's selection, without touching the
 /// store: a response that does not fit throws before anything is merged, so a bad response leaves the store as
@@ -62,23 +63,24 @@ struct ResponseNormalizer {
             if field.isTypename {
                 continue
             }
+            let storageKey = context.storageKey(of: field)
             let stored: GraphQLRecordValue
             if let child = field.child {
                 path.push(.key(field.responseKey))
-                stored = try normalizeComposite(value, parentKey: key, storageKey: field.storageKey, node: child)
+                stored = try normalizeComposite(value, parentKey: key, storageKey: storageKey, node: child)
                 path.pop()
             } else {
                 stored = .scalar(value)
             }
             let written = GraphQLRecordField(value: stored, writtenAt: now)
             if collected.hasRepeatedStorageKeys {
-                if let replaced = draft.fields.update(written, forKey: field.storageKey, hint: -1) {
-                    draft.bytes -= sizing.fieldBytes(field.storageKey, replaced.value)
+                if let replaced = draft.fields.update(written, forKey: storageKey, hint: -1) {
+                    draft.bytes -= sizing.fieldBytes(storageKey, replaced.value)
                 }
             } else {
-                draft.fields.append(field.storageKey, written)
+                draft.fields.append(storageKey, written)
             }
-            draft.bytes += sizing.fieldBytes(field.storageKey, stored)
+            draft.bytes += sizing.fieldBytes(storageKey, stored)
         }
         drafts[key, default: RecordDraft()].absorb(draft, key: key, sizing: sizing)
     }

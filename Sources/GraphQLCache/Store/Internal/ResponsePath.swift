@@ -1,4 +1,6 @@
 /// A place in a response or a cached result: response keys and list indices.
+import GraphQLLanguage
+
 enum ResponsePathComponent {
     case key(String)
     case index(Int)

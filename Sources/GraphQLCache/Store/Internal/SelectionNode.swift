@@ -1,11 +1,45 @@
+import GraphQLLanguage
 import Synchronization
 
 /// What a walk over a selection needs besides the data: the operation's fragments, the request's variables
 /// (defaults applied) and the store's configuration.
+///
+/// One context serves one read or write: it memoizes the storage keys of fields whose arguments name variables,
+/// which plans leave unresolved so that one plan serves every value of those variables.
 struct SelectionContext {
     let fragments: [String: GraphQLFragmentDefinition]
     let variables: GraphQLJSONObject
     let configuration: GraphQLCacheConfiguration
+    private let resolvedKeys = ResolvedStorageKeys()
+
+    init(
+        fragments: [String: GraphQLFragmentDefinition], variables: GraphQLJSONObject,
+        configuration: GraphQLCacheConfiguration
+    ) {
+        self.fragments = fragments
+        self.variables = variables
+        self.configuration = configuration
+    }
+
+    /// The storage key of a collected field under this context's variables.
+    func storageKey(of field: CollectedField) -> String {
+        if let fixed = field.fixedStorageKey {
+            return fixed
+        }
+        if let known = resolvedKeys.keys[field.variableKeyID] {
+            return known
+        }
+        let arguments = resolvedArguments(of: field.field)
+        let resolved: String
+        if let recent = field.recentKey?.key(for: arguments) {
+            resolved = recent
+        } else {
+            resolved = storageKey(name: field.field.name, arguments: arguments)
+            field.recentKey?.remember(resolved, for: arguments)
+        }
+        resolvedKeys.keys[field.variableKeyID] = resolved
+        return resolved
+    }
 
     /// Whether `@skip`/`@include` keep a selection.
     func isIncluded(_ directives: [GraphQLDirective]) throws(CollectionFailure) -> Bool {
@@ -38,16 +72,72 @@ struct SelectionContext {
         guard !field.arguments.isEmpty else {
             return field.name
         }
+        return storageKey(name: field.name, arguments: resolvedArguments(of: field))
+    }
+
+    /// The field's arguments with variables resolved; absent ones left out.
+    private func resolvedArguments(of field: GraphQLField) -> GraphQLJSONObject {
         var arguments = GraphQLJSONObject()
         for argument in field.arguments {
             if let value = GraphQLJSON(resolving: argument.value, variables: variables) {
                 arguments[argument.name] = value
             }
         }
+        return arguments
+    }
+
+    private func storageKey(name: String, arguments: GraphQLJSONObject) -> String {
         guard !arguments.isEmpty else {
-            return field.name
+            return name
         }
-        return field.name + "(" + GraphQLJSON.object(arguments).jsonText(sortedKeys: true) + ")"
+        return name + "(" + GraphQLJSON.object(arguments).jsonText(sortedKeys: true) + ")"
+    }
+}
+
+/// The storage keys one walk resolved, by ``CollectedField/variableKeyID``: a list of 2,000 objects resolves its
+/// variable arguments once. Owned by one walk on one thread, never shared.
+private final class ResolvedStorageKeys {
+    var keys: [Int: String] = [:]
+}
+
+/// The storage key a field with variable arguments resolved last, and for which argument values: repeated reads
+/// with the same values (one user asking again) skip serializing the arguments. Shared by every read of a plan.
+final class RecentStorageKey: Sendable {
+    private let recent = Mutex<(arguments: GraphQLJSONObject, key: String)?>(nil)
+
+    func key(for arguments: GraphQLJSONObject) -> String? {
+        recent.withLock { recent in
+            guard let recent, recent.arguments == arguments else {
+                return nil
+            }
+            return recent.key
+        }
+    }
+
+    func remember(_ key: String, for arguments: GraphQLJSONObject) {
+        recent.withLock { $0 = (arguments, key) }
+    }
+}
+
+/// Numbers the collected fields whose storage keys depend on variables, process-wide, for the per-walk memo.
+private let variableKeyCounter = Atomic<Int>(0)
+
+extension GraphQLField {
+    /// Whether an argument's value names a variable anywhere inside it (lists and objects included).
+    var argumentsReferToVariables: Bool {
+        arguments.contains { $0.value.refersToVariables }
+    }
+}
+
+extension GraphQLValueLiteral {
+    /// Whether the literal is or contains a variable.
+    var refersToVariables: Bool {
+        switch self {
+        case .variable: true
+        case .list(let elements): elements.contains { $0.refersToVariables }
+        case .object(let fields): fields.contains { $0.value.refersToVariables }
+        default: false
+        }
     }
 }
 
@@ -63,7 +153,15 @@ enum CollectionFailure: Error {
 struct CollectedField {
     let responseKey: String
     let name: String
-    let storageKey: String
+    /// The storage key when no argument names a variable; otherwise `nil`, and the key is resolved per walk
+    /// (``SelectionContext/storageKey(of:)``), so the plan holds for every value of those variables.
+    let fixedStorageKey: String?
+    /// The field as selected (its arguments resolve the storage key when it is not fixed).
+    let field: GraphQLField
+    /// The field's number in the per-walk memo of resolved keys (meaningful when the key is not fixed).
+    let variableKeyID: Int
+    /// The key resolved last, across reads; `nil` when the key is fixed.
+    let recentKey: RecentStorageKey?
     /// The merged sub-selection, for fields of object type; `nil` for leaves.
     let child: SelectionNode?
     let isTypename: Bool
@@ -85,12 +183,26 @@ final class CollectedFields: Sendable {
         self.fields = fields
         var positions: [String: Int] = [:]
         positions.reserveCapacity(fields.count)
+        // Fields with variable arguments may share a storage key under some values (`a: f(x: $a), b: f(x: $b)`):
+        // any two of one name where one is not fixed count as repeated.
         var storageKeys = Set<String>()
+        var variableNames = Set<String>()
+        var fixedNames = Set<String>()
         var repeated = false
         for (position, field) in fields.enumerated() {
             positions[field.responseKey] = position
-            if !field.isTypename, !storageKeys.insert(field.storageKey).inserted {
-                repeated = true
+            guard !field.isTypename else {
+                continue
+            }
+            if let fixed = field.fixedStorageKey {
+                if !storageKeys.insert(fixed).inserted || variableNames.contains(field.name) {
+                    repeated = true
+                }
+                fixedNames.insert(field.name)
+            } else {
+                if !variableNames.insert(field.name).inserted || fixedNames.contains(field.name) {
+                    repeated = true
+                }
             }
         }
         self.positions = positions
@@ -103,7 +215,8 @@ final class CollectedFields: Sendable {
 ///
 /// Built lazily and safe to share between threads: a list of 2,000 objects of one type collects its fields
 /// once, and a plan kept in the store's ``SelectionPlanCache`` collects them once for every later read. Every
-/// call must pass the same `SelectionContext` (the plan cache keys plans by everything the context holds).
+/// call must pass contexts that agree on fragments, configuration and the values of the variables `@include`/
+/// `@skip` use (the plan cache keys plans by those); other variables only reach storage keys, resolved per walk.
 /// The first typename seen is read without a lock (most positions only ever see one type); others take a lock.
 final class SelectionNode: Sendable {
     /// Collected fields and the typename they were collected for.
@@ -199,11 +312,15 @@ final class SelectionNode: Sendable {
         for responseKey in collector.order {
             let group = collector.groups[responseKey]!
             let isTypename = group.field.name == "__typename"
+            let isFixed = !group.field.argumentsReferToVariables
             fields.append(
                 CollectedField(
                     responseKey: responseKey,
                     name: group.field.name,
-                    storageKey: context.storageKey(for: group.field),
+                    fixedStorageKey: isFixed ? context.storageKey(for: group.field) : nil,
+                    field: group.field,
+                    variableKeyID: isFixed ? 0 : variableKeyCounter.wrappingAdd(1, ordering: .relaxed).newValue,
+                    recentKey: isFixed ? nil : RecentStorageKey(),
                     child: group.selectionSets.isEmpty ? nil : SelectionNode(selectionSets: group.selectionSets),
                     isTypename: isTypename,
                     storedPosition: storedPosition

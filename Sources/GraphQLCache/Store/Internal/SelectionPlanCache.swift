@@ -1,31 +1,47 @@
+import GraphQLLanguage
 import Synchronization
 
 /// The selection plans of recent reads (an operation's root `SelectionNode`, whose collected fields fill in as
 /// reads meet typenames), so a cached read does not collect its fields again on every call.
 ///
-/// What a plan depends on is its key: the prepared document (its operation and fragments; `anchor`, an object
-/// held for as long as its entry so its identity is never reused by another document), and the request's
-/// resolved variables, which decide `@include(if: $v)`/`@skip(if: $v)` and the storage keys of fields with
-/// variable arguments. Fragments' type conditions are decided per typename inside the plan, and the store's
+/// A plan depends on the prepared document (its operation and fragments; `anchor`, an object held for as long
+/// as its entries so its identity is never reused by another document) and on the values of the variables that
+/// `@include(if: $v)`/`@skip(if: $v)` use, and on nothing else: the storage keys of fields with variable
+/// arguments are resolved per read (`SelectionContext/storageKey(of:)`), so one plan serves every user's ids.
+/// Fragments' type conditions are decided per typename inside the plan, and the store's
 /// `GraphQLCacheConfiguration` is fixed for the store that owns the cache. Bounded: past ``maximumPlans`` the
 /// oldest plan goes (first in, first out).
 final class SelectionPlanCache: Sendable {
     private struct Key: Hashable {
         let anchor: ObjectIdentifier
-        let variables: GraphQLJSONObject
+        /// The values of the document's condition variables, in ``DocumentPlans/conditionVariables`` order
+        /// (`nil`: not given).
+        let conditions: [GraphQLJSON?]
     }
 
-    private struct Entry {
+    /// What the cache knows of one document: the variables its directives test, and its plans by their values.
+    private struct DocumentPlans {
         /// Held so that `Key.anchor` cannot name another object while the entry exists.
         let anchor: any AnyObject & Sendable
-        let node: SelectionNode
+        let conditionVariables: [String]
+        var plans: [[GraphQLJSON?]: SelectionNode] = [:]
     }
 
     private struct State {
-        var entries: [Key: Entry] = [:]
+        var documents: [ObjectIdentifier: DocumentPlans] = [:]
+        var count = 0
         /// Keys in insertion order; `head` is the oldest still in use.
         var order: [Key?] = []
         var head = 0
+
+        mutating func remove(_ key: Key) {
+            guard var document = documents[key.anchor], document.plans.removeValue(forKey: key.conditions) != nil
+            else {
+                return
+            }
+            count -= 1
+            documents[key.anchor] = document.plans.isEmpty ? nil : document
+        }
     }
 
     /// How many plans are kept at most.
@@ -39,36 +55,46 @@ final class SelectionPlanCache: Sendable {
 
     /// Plans held now.
     var count: Int {
-        state.withLock { $0.entries.count }
+        state.withLock { $0.count }
     }
 
-    /// The plan of `selectionSet` for the document `anchor` and the resolved `variables`: the cached one, or a
-    /// new one kept for the next read.
+    /// The plan of `operation` for the document `anchor` and the resolved `variables`: the cached one, or a new
+    /// one kept for the next read.
     func plan(
         anchor: any AnyObject & Sendable,
         variables: GraphQLJSONObject,
-        selectionSet: GraphQLSelectionSet
+        operation: GraphQLPreparedOperation
     ) -> SelectionNode {
-        let key = Key(anchor: ObjectIdentifier(anchor), variables: variables)
-        if let known = state.withLock({ $0.entries[key]?.node }) {
-            return known
+        let id = ObjectIdentifier(anchor)
+        let known: (names: [String], node: SelectionNode?)? = state.withLock { state in
+            guard let document = state.documents[id] else {
+                return nil
+            }
+            let conditions = document.conditionVariables.map { variables[$0] }
+            return (document.conditionVariables, document.plans[conditions])
         }
-        let node = SelectionNode(selectionSets: [selectionSet])
+        if let node = known?.node {
+            return node
+        }
+        let names = known?.names ?? Self.conditionVariables(of: operation)
+        let key = Key(anchor: id, conditions: names.map { variables[$0] })
+        let node = SelectionNode(selectionSets: [operation.operation.selectionSet])
         let maximum = maximumPlans
         return state.withLock { state in
-            if let raced = state.entries[key] {
-                return raced.node
+            if let raced = state.documents[id]?.plans[key.conditions] {
+                return raced
             }
-            while state.entries.count >= maximum, state.head < state.order.count {
+            while state.count >= maximum, state.head < state.order.count {
                 if let oldest = state.order[state.head] {
-                    state.entries[oldest] = nil
+                    state.remove(oldest)
                 }
                 state.order[state.head] = nil
                 state.head += 1
             }
-            if state.entries.count >= maximum {
-                // Only a key unequal to itself (a NaN variable) leaves an entry the queue cannot remove.
-                state.entries.removeAll()
+            if state.count >= maximum {
+                // Only a key unequal to itself (a NaN condition value) leaves an entry the queue cannot remove.
+                state.documents.removeAll()
+                state.count = 0
                 state.order.removeAll()
                 state.head = 0
             }
@@ -77,9 +103,41 @@ final class SelectionPlanCache: Sendable {
                 state.order.removeFirst(state.head)
                 state.head = 0
             }
-            state.entries[key] = Entry(anchor: anchor, node: node)
+            state.documents[id, default: DocumentPlans(anchor: anchor, conditionVariables: names)]
+                .plans[key.conditions] = node
+            state.count += 1
             state.order.append(key)
             return node
         }
+    }
+
+    /// The variables `@include`/`@skip` of the operation and its fragments test, sorted, each once.
+    static func conditionVariables(of operation: GraphQLPreparedOperation) -> [String] {
+        var names = Set<String>()
+        func visit(_ directives: [GraphQLDirective]) {
+            for directive in directives where directive.name == "skip" || directive.name == "include" {
+                if case .variable(let name) = directive.argument(named: "if") {
+                    names.insert(name)
+                }
+            }
+        }
+        var pending = [operation.operation.selectionSet] + operation.fragments.values.map(\.selectionSet)
+        while let selectionSet = pending.popLast() {
+            for selection in selectionSet.selections {
+                switch selection {
+                case .field(let field):
+                    visit(field.directives)
+                    if let child = field.selectionSet {
+                        pending.append(child)
+                    }
+                case .fragmentSpread(let spread):
+                    visit(spread.directives)
+                case .inlineFragment(let fragment):
+                    visit(fragment.directives)
+                    pending.append(fragment.selectionSet)
+                }
+            }
+        }
+        return names.sorted()
     }
 }
