@@ -51,8 +51,9 @@ enum SecondLevelEntryCodec {
         writer.append(storedAt: entry.storedAt, expiresAt: entry.expiresAt)
         switch entry.metadata.timeout {
         case .seconds(let seconds):
+            // Written as the reader takes it (clamped, -0 as 0), so the value decodes to exactly these bytes.
             writer.append(UInt8(1))
-            writer.append(seconds)
+            writer.append(OutsideValue.clampedSeconds(seconds))
         case .never, .useDefault:
             writer.append(UInt8(0))
         }
