@@ -103,7 +103,8 @@ struct SecondLevelGraphQLCodecTests {
 
 @Suite("The second level's names: keyed hashes that carry no identifier")
 struct SecondLevelNamesTests {
-    static let names = SecondLevelNames(secret: try! SecondLevelSecret(Array("l2-secret-for-tests-0123456789-0123".utf8)))
+    static let names = SecondLevelNames(
+        secret: try! SecondLevelSecret(Array("l2-secret-for-tests-0123456789-0123".utf8)))
 
     @Test("namespaces, entry names and tags never contain the id, principal, key or account they are made from")
     func noRawIdentifiers() {

@@ -79,7 +79,8 @@ enum SecondLevelEntryCodec {
         case 0: timeout = .never
         case 1:
             // Only a timeout taken as written: one the helper would clamp (−0, beyond ~4.6e9 s) re-encodes otherwise.
-            guard let raw = reader.double(), let seconds = OutsideValue.seconds(raw), seconds.bitPattern == raw.bitPattern
+            guard let raw = reader.double(), let seconds = OutsideValue.seconds(raw),
+                seconds.bitPattern == raw.bitPattern
             else { return nil }
             timeout = .seconds(seconds)
         default: return nil
