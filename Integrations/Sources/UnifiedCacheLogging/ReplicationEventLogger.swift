@@ -44,8 +44,8 @@ public struct ReplicationEventLogger: Sendable {
             logger.notice(
                 "cache dropped local entries at another replica's request",
                 metadata: ["cache.entries": "\(entries)", "cache.records": "\(records)"])
-        case .rejectedMessage:
-            logger.warning("cache replication message rejected (not sealed with the fleet's secret)")
+        case .rejectedMessage(let reason):
+            logger.warning("cache replication message rejected", metadata: ["cache.reason": "\(reason.rawValue)"])
         case .droppedOutgoingMessages:
             logger.error("cache replication dropped outgoing clears; other replicas may serve what was cleared here")
         }

@@ -51,12 +51,13 @@ struct LoggingIntegrationTests {
         let logger = ReplicationEventLogger(logger: Self.logger(handler, level: .info))
         logger.log(.linkChanged(.subscribed))
         logger.log(.linkChanged(.disconnected(reason: "connection refused")))
-        logger.log(.rejectedMessage)
+        logger.log(.rejectedMessage(.replayed))
         logger.log(.droppedOutgoingMessages)
         logger.log(.droppedLocalEntriesAfterGap(entries: 3, records: 2))
         logger.log(.linkChanged(.connecting))
 
         #expect(handler.entries.map(\.level) == [.notice, .warning, .warning, .error, .warning])
         #expect(handler.entries[1].metadata["cache.reason"] == "connection refused")
+        #expect(handler.entries[2].metadata["cache.reason"] == "replayed")
     }
 }
