@@ -42,11 +42,13 @@ swift build --build-tests --scratch-path "$scratch" --sanitize="$sanitizer" -Xsw
     ${defines[@]+"${defines[@]}"}
 status=0
 : >"$log"
-# Under TSan one test process per test target: with every target in one process, hundreds of idle client and Redis
+# One test process per test target (ASan since the suite passed 850 tests, TSan always): with every target in one
+# process, every test of the suite runs at once on 2 cores, and read-your-writes and replica tests missed their
+# timing windows under ASan. Under TSan, besides: hundreds of idle client and Redis
 # threads of finished tests stay alive, and under TSan their wake-ups pile up on a lock of the Swift runtime's
 # metadata cache (seen with gdb: 116 threads in swift_getCanonicalPrespecializedGenericMetadata), stalling the
 # process for seconds and failing timing windows. Every test still runs; SANITIZE_FILTER runs one process as given.
-if [ "$kind" = tsan ] && [ -z "${SANITIZE_FILTER:-}" ]; then
+if [ -z "${SANITIZE_FILTER:-}" ]; then
     filters=()
     for target in Tests/*/; do filters+=("^$(basename "$target")\\."); done
 else
