@@ -53,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "RedisReplication",
-            dependencies: ["CHiredis", "UnifiedCache"],
+            dependencies: ["CHiredis", "COpenSSL", "UnifiedCache"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -10,6 +10,12 @@
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 #include <openssl/rand.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <sys/socket.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -143,5 +149,128 @@ static inline int ucs_random_bytes(uint8_t *out, size_t length) {
 static inline int ucs_constant_time_compare(const void *left, const void *right, size_t length) {
     return CRYPTO_memcmp(left, right, length);
 }
+
+// MARK: - TLS client connections (libssl), for the Redis links
+//
+// The socket is the caller's (non-blocking); OpenSSL reaches it through a BIO whose writes use
+// send(MSG_NOSIGNAL), so a peer that went away is an error, never a SIGPIPE. Verification settings are OpenSSL's
+// own (chain against the CA file/directory, host name or IP address against the certificate); nothing is checked here
+// by hand.
+
+static inline int ucs_tls_bio_write(BIO *bio, const char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    ssize_t written = send(fd, data, (size_t)length, MSG_NOSIGNAL);
+    if (written < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) BIO_set_retry_write(bio);
+        return -1;
+    }
+    return (int)written;
+}
+
+static inline int ucs_tls_bio_read(BIO *bio, char *data, int length) {
+    int fd = (int)(intptr_t)BIO_get_data(bio);
+    BIO_clear_retry_flags(bio);
+    ssize_t got = recv(fd, data, (size_t)length, 0);
+    if (got < 0) {
+        if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) BIO_set_retry_read(bio);
+        return -1;
+    }
+    return (int)got;
+}
+
+static inline long ucs_tls_bio_ctrl(BIO *bio, int command, long number, void *pointer) {
+    (void)bio; (void)number; (void)pointer;
+    return command == BIO_CTRL_FLUSH ? 1 : 0;
+}
+
+/// Refuses to prompt for a key's passphrase (OpenSSL would read the terminal): an encrypted key fails to load.
+static inline int ucs_tls_no_passphrase(char *buffer, int size, int writing, void *data) {
+    (void)buffer; (void)size; (void)writing; (void)data;
+    return 0;
+}
+
+/// A client context: TLS 1.2 or later, peer verification on unless `verify_peer` is 0.
+static inline SSL_CTX *ucs_tls_context_new(int verify_peer) {
+    SSL_CTX *context = SSL_CTX_new(TLS_client_method());
+    if (context == NULL) return NULL;
+    if (SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION) != 1) {
+        SSL_CTX_free(context);
+        return NULL;
+    }
+    SSL_CTX_set_verify(context, verify_peer ? SSL_VERIFY_PEER : SSL_VERIFY_NONE, NULL);
+    SSL_CTX_set_default_passwd_cb(context, ucs_tls_no_passphrase);
+    SSL_CTX_set_mode(context, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+    return context;
+}
+
+/// Trusts the CA file and/or directory given, or the system's default store when both are NULL.
+static inline int ucs_tls_context_trust(SSL_CTX *context, const char *ca_file, const char *ca_directory) {
+    if (ca_file == NULL && ca_directory == NULL) return SSL_CTX_set_default_verify_paths(context);
+    return SSL_CTX_load_verify_locations(context, ca_file, ca_directory);
+}
+
+/// Loads a client certificate chain and its (unencrypted) private key, and checks that they belong together.
+static inline int ucs_tls_context_identity(SSL_CTX *context, const char *certificate_file, const char *key_file) {
+    return SSL_CTX_use_certificate_chain_file(context, certificate_file) == 1
+        && SSL_CTX_use_PrivateKey_file(context, key_file, SSL_FILETYPE_PEM) == 1
+        && SSL_CTX_check_private_key(context) == 1;
+}
+
+/// A connection over `fd` expecting `server_name` (a DNS name gets SNI and host name verification; an IP address gets
+/// IP verification). `method` must outlive the connection (free it with BIO_meth_free after SSL_free).
+static inline SSL *ucs_tls_connection_new(
+    SSL_CTX *context, BIO_METHOD **method_out, int fd, const char *server_name, int verify_host) {
+    *method_out = NULL;
+    BIO_METHOD *method = BIO_meth_new(BIO_get_new_index() | BIO_TYPE_SOURCE_SINK, "ucache-socket");
+    if (method == NULL) return NULL;
+    BIO_meth_set_write(method, ucs_tls_bio_write);
+    BIO_meth_set_read(method, ucs_tls_bio_read);
+    BIO_meth_set_ctrl(method, ucs_tls_bio_ctrl);
+    SSL *ssl = SSL_new(context);
+    BIO *bio = ssl == NULL ? NULL : BIO_new(method);
+    if (bio == NULL) {
+        SSL_free(ssl);
+        BIO_meth_free(method);
+        return NULL;
+    }
+    BIO_set_data(bio, (void *)(intptr_t)fd);
+    BIO_set_init(bio, 1);
+    SSL_set_bio(ssl, bio, bio);
+    unsigned char address[16];
+    int is_address = inet_pton(AF_INET, server_name, address) == 1 || inet_pton(AF_INET6, server_name, address) == 1;
+    int ok = 1;
+    if (!is_address) ok = SSL_set_tlsext_host_name(ssl, server_name) == 1;
+    if (ok && verify_host) {
+        X509_VERIFY_PARAM *parameters = SSL_get0_param(ssl);
+        ok = is_address ? X509_VERIFY_PARAM_set1_ip_asc(parameters, server_name) == 1
+                        : X509_VERIFY_PARAM_set1_host(parameters, server_name, 0) == 1;
+    }
+    if (!ok) {
+        SSL_free(ssl);
+        BIO_meth_free(method);
+        return NULL;
+    }
+    *method_out = method;
+    return ssl;
+}
+
+/// The oldest queued OpenSSL error as text (empty when none), and clears the queue.
+static inline unsigned long ucs_tls_error_text(char *buffer, size_t size) {
+    unsigned long code = ERR_get_error();
+    if (size > 0) buffer[0] = 0;
+    if (code != 0) ERR_error_string_n(code, buffer, size);
+    ERR_clear_error();
+    return code;
+}
+
+static const long ucs_tls_verify_ok = X509_V_OK;
+static const long ucs_tls_verify_expired = X509_V_ERR_CERT_HAS_EXPIRED;
+static const long ucs_tls_verify_not_yet_valid = X509_V_ERR_CERT_NOT_YET_VALID;
+static const long ucs_tls_verify_host_mismatch = X509_V_ERR_HOSTNAME_MISMATCH;
+static const long ucs_tls_verify_ip_mismatch = X509_V_ERR_IP_ADDRESS_MISMATCH;
+static const int ucs_tls_want_read = SSL_ERROR_WANT_READ;
+static const int ucs_tls_want_write = SSL_ERROR_WANT_WRITE;
+static const int ucs_tls_zero_return = SSL_ERROR_ZERO_RETURN;
 
 #endif

@@ -22,16 +22,37 @@ public final class RedisTestServer: Sendable {
     public let password: String?
     /// An ACL user (name and password) the server knows besides the default user, if any.
     public let aclUser: (name: String, password: String)?
+    /// The server's TLS settings when it speaks only TLS (``start(password:aclUser:unauthenticated:tls:)``).
+    public let tls: TLSSettings?
     private let running = Mutex<(pid: pid_t, stdin: ChildProcess?)>((0, nil))
 
-    private init(port: Int, password: String?, aclUser: (name: String, password: String)?) {
+    private init(port: Int, password: String?, aclUser: (name: String, password: String)?, tls: TLSSettings?) {
         self.port = port
         self.password = password
         self.aclUser = aclUser
+        self.tls = tls
     }
 
-    /// `redis://[:password@]127.0.0.1:port`.
-    public var url: String { "redis://\(password.map { ":\($0)@" } ?? "")\(host):\(port)" }
+    /// A TLS-only server (`--port 0 --tls-port`): its certificate and key, the CA it checks client certificates
+    /// against, and whether it requires one (mutual TLS).
+    public struct TLSSettings: Sendable {
+        public var certificateFile: String
+        public var keyFile: String
+        public var caFile: String
+        public var requiresClientCertificate: Bool
+
+        public init(certificateFile: String, keyFile: String, caFile: String, requiresClientCertificate: Bool = false) {
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+            self.caFile = caFile
+            self.requiresClientCertificate = requiresClientCertificate
+        }
+    }
+
+    /// `redis://[:password@]127.0.0.1:port`, or `rediss://` for a TLS server.
+    public var url: String {
+        "\(tls == nil ? "redis" : "rediss")://\(password.map { ":\($0)@" } ?? "")\(host):\(port)"
+    }
 
     private static let sharedURL = Mutex<Task<String, any Error>?>(nil)
     private static let sharedServer = Mutex<RedisTestServer?>(nil)
@@ -54,15 +75,17 @@ public final class RedisTestServer: Sendable {
 
     /// Starts a server of the caller's own on a free port; it can be killed, paused and restarted. The default
     /// user needs `password`, or a random one when it is nil (``url`` carries it), as a fleet's Redis must; only
-    /// `unauthenticated` starts one without AUTH. With `aclUser`, that user also exists, allowed every command.
+    /// `unauthenticated` starts one without AUTH. With `aclUser`, that user also exists, allowed every command. With
+    /// `tls`, the server speaks only TLS on its port.
     ///
     /// Waiting for the server to listen happens on a thread of its own, never on one of the few cooperative threads
     /// every test of the process shares (blocking those stalls every other test).
     public static func start(
-        password: String? = nil, aclUser: (name: String, password: String)? = nil, unauthenticated: Bool = false
+        password: String? = nil, aclUser: (name: String, password: String)? = nil, unauthenticated: Bool = false,
+        tls: TLSSettings? = nil
     ) async throws -> RedisTestServer {
         let effective = unauthenticated ? nil : password ?? "ucache-test-\(UUID().uuidString.prefix(12))"
-        let server = RedisTestServer(port: try UnusedPort.find(), password: effective, aclUser: aclUser)
+        let server = RedisTestServer(port: try UnusedPort.find(), password: effective, aclUser: aclUser, tls: tls)
         try await offThePool { try server.launch() }
         return server
     }
@@ -98,7 +121,14 @@ public final class RedisTestServer: Sendable {
     }
 
     private func launch() throws {
-        var command = "redis-server --port \(port) --bind 127.0.0.1 --save '' --appendonly no --daemonize no"
+        var command = "redis-server --bind 127.0.0.1 --save '' --appendonly no --daemonize no"
+        if let tls {
+            command += " --port 0 --tls-port \(port) --tls-cert-file '\(tls.certificateFile)'"
+            command += " --tls-key-file '\(tls.keyFile)' --tls-ca-cert-file '\(tls.caFile)'"
+            command += " --tls-auth-clients \(tls.requiresClientCertificate ? "yes" : "no")"
+        } else {
+            command += " --port \(port)"
+        }
         if let password { command += " --requirepass '\(password)'" }
         if let aclUser { command += " --user \(aclUser.name) on '>\(aclUser.password)' '~*' '&*' '+@all'" }
         // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).

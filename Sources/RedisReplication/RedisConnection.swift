@@ -1,28 +1,55 @@
 import CHiredis
 
-/// One hiredis connection, owned by the event-loop thread (or a test): blocking while it is set up, then switched
-/// to non-blocking I/O for the loop's poll().
-final class RedisConnection {
-    private let context: UnsafeMutablePointer<redisContext>
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-    /// Connects, bounds every blocking call by `commandTimeout`, and authenticates when a password is configured.
-    init(_ configuration: RedisReplicationConfiguration) throws(RedisReplicationError) {
+/// One connection to Redis, owned by the event-loop thread (or a test): the socket (plain or TLS) is
+/// ``RedisSocket``; commands are formatted by hiredis (`redisFormatCommandArgv`) and replies parsed by a hiredis
+/// `redisReader` whose arrays are capped (``maxArrayElements``), so an absurd announced count is a protocol error,
+/// not an allocation of gigabytes. Blocking calls (``command(_:)``) are bounded by the command timeout.
+final class RedisConnection {
+    /// The most elements one reply array may announce. The largest reply the package asks for is a pub/sub message
+    /// (3) or a script's; anything near this is a hostile or broken server.
+    static let maxArrayElements: Int32 = 1 << 20
+    /// The most bytes of one reply still arriving (a bulk string); beyond it the connection fails. Values are capped
+    /// far lower (RedisSecondLevelConfiguration.maxValueBytes); this bounds what a server can make a replica hold.
+    static let maxBufferedReplyBytes = 64 << 20
+
+    private let socket: RedisSocket
+    private let reader: UnsafeMutablePointer<redisReader>
+    private let commandTimeout: Duration
+    /// Formatted commands not yet fully written, and how much of the first chunk was.
+    private var output: [UInt8] = []
+    private var written = 0
+    /// Complete replies parsed while ``command(_:)`` waited for its own (e.g. a message right after SUBSCRIBE's
+    /// reply): handed out by the next ``readAvailable()``.
+    private var parsedAhead: [RedisReply] = []
+
+    /// Connects to the configured host, bounds every blocking call by `commandTimeout`, and authenticates when a
+    /// password is configured.
+    convenience init(_ configuration: RedisReplicationConfiguration) throws(RedisReplicationError) {
+        try self.init(configuration, host: configuration.host, port: configuration.port)
+    }
+
+    /// Connects to `host:port` (one node of the configured deployment) with the configuration's credentials, TLS
+    /// settings (the server name defaults to `host`) and timeouts.
+    init(_ configuration: RedisReplicationConfiguration, host: String, port: Int) throws(RedisReplicationError) {
         try configuration.checkCredentials()
-        guard
-            let context = uch_connect(
-                configuration.host, Int32(configuration.port), configuration.connectTimeout.milliseconds)
-        else {
-            throw RedisReplicationError(.connectFailed, "hiredis could not allocate a connection.")
+        guard let reader = uch_capped_reader_create(Self.maxArrayElements) else {
+            throw RedisReplicationError(.connectFailed, "hiredis could not allocate a reply reader.")
         }
-        guard context.pointee.err == 0 else {
-            let detail = String(cString: uch_error_text(context))
-            redisFree(context)
-            throw RedisReplicationError(
-                .connectFailed, "Could not connect to Redis at \(configuration.host):\(configuration.port).",
-                underlying: detail)
+        do {
+            socket = try RedisSocket(
+                host: host, port: port, connectTimeout: configuration.connectTimeout, tls: configuration.tls)
+        } catch {
+            uch_capped_reader_free(reader)
+            throw error
         }
-        self.context = context
-        _ = uch_set_timeout(context, configuration.commandTimeout.milliseconds)
+        self.reader = reader
+        commandTimeout = configuration.commandTimeout
         guard let password = configuration.password else { return }
         var arguments = [Array("AUTH".utf8)]
         if let user = configuration.username { arguments.append(Array(user.utf8)) }
@@ -35,64 +62,138 @@ final class RedisConnection {
         }
     }
 
-    deinit { redisFree(context) }
+    deinit { uch_capped_reader_free(reader) }
 
-    var fileDescriptor: Int32 { context.pointee.fd }
+    var fileDescriptor: Int32 { socket.fileDescriptor }
+
+    /// Whether replies or decrypted bytes wait that a poll() on ``fileDescriptor`` would not report: call
+    /// ``readAvailable()`` without waiting when true.
+    var hasBufferedInput: Bool { !parsedAhead.isEmpty || socket.hasBufferedInput }
 
     /// Sends one command and waits (bounded by the command timeout) for its reply. Only before ``makeNonBlocking()``.
     func command(_ arguments: [[UInt8]]) throws(RedisReplicationError) -> RedisReply {
         try append(arguments)
-        var raw: UnsafeMutableRawPointer?
-        guard redisGetReply(context, &raw) == uch_ok, let raw else { throw lostError("no reply") }
-        return RedisReply.take(raw)
+        let deadline = ContinuousClock.now + commandTimeout
+        while try !flush() {
+            guard RedisSocket.wait(socket.fileDescriptor, for: Int16(POLLOUT), until: deadline) else {
+                throw RedisReplicationError(.timedOut, "Redis did not take a command within \(commandTimeout).")
+            }
+        }
+        while true {
+            if let reply = try nextReply() {
+                parsedAhead.append(contentsOf: try parseAll())
+                return reply
+            }
+            guard socket.hasBufferedInput || RedisSocket.wait(socket.fileDescriptor, for: Int16(POLLIN), until: deadline)
+            else {
+                throw RedisReplicationError(.timedOut, "Redis did not answer within \(commandTimeout).")
+            }
+            try receiveAvailable()
+        }
     }
 
-    func makeNonBlocking() throws(RedisReplicationError) {
-        guard uch_set_nonblocking(context) == uch_ok else { throw lostError("could not switch to non-blocking I/O") }
-    }
+    /// Kept for the loops' setup sequence: the socket is non-blocking from the start and ``command(_:)`` waits with
+    /// poll(), so there is nothing to switch.
+    func makeNonBlocking() throws(RedisReplicationError) {}
 
-    /// Queues a command in hiredis's output buffer; ``flush()`` sends it. Arguments are binary-safe.
+    /// Formats a command into the output buffer; ``flush()`` sends it. Arguments are binary-safe.
     func append(_ arguments: [[UInt8]]) throws(RedisReplicationError) {
         let lengths = arguments.map(\.count)
         // One contiguous buffer (plus a byte, so it is never empty) and a pointer into it per argument.
         let storage = Array(arguments.joined()) + [0]
-        let status = storage.withUnsafeBufferPointer { buffer in
+        let formatted = storage.withUnsafeBufferPointer { buffer -> Bool in
             var offset = 0
             var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
                 defer { offset += length }
-                return UnsafeRawPointer(buffer.baseAddress! + offset).assumingMemoryBound(to: CChar.self)
+                return buffer.baseAddress.map { UnsafeRawPointer($0 + offset).assumingMemoryBound(to: CChar.self) }
             }
-            return pointers.withUnsafeMutableBufferPointer { argv in
+            var target: UnsafeMutablePointer<CChar>?
+            let length = pointers.withUnsafeMutableBufferPointer { argv in
                 lengths.withUnsafeBufferPointer { argvlen in
-                    redisAppendCommandArgv(context, Int32(arguments.count), argv.baseAddress, argvlen.baseAddress)
+                    uch_format_command(&target, Int32(arguments.count), argv.baseAddress, argvlen.baseAddress)
                 }
             }
+            guard length > 0, let target else { return false }
+            defer { redisFreeCommand(target) }
+            target.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+                output.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
+            }
+            return true
         }
-        guard status == uch_ok else { throw lostError("could not queue a command") }
+        guard formatted else { throw RedisReplicationError(.connectionLost, "hiredis could not format a command.") }
     }
 
-    /// Writes what the socket takes now. Returns true when hiredis's output buffer is empty.
+    /// Writes what the socket takes now. Returns true when the output buffer is empty.
     func flush() throws(RedisReplicationError) -> Bool {
-        var done: Int32 = 0
-        guard redisBufferWrite(context, &done) == uch_ok else { throw lostError("write failed") }
-        return done != 0
+        while written < output.count {
+            let attempt = output.withUnsafeBytes { all in
+                Result { () throws(RedisReplicationError) in
+                    try socket.write(UnsafeRawBufferPointer(rebasing: all[written...]))
+                }
+            }
+            let sent = try attempt.get()
+            guard sent > 0 else { break }
+            written += sent
+        }
+        if written == output.count {
+            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+            written = 0
+            return true
+        }
+        if written >= 64 * 1024 {
+            output.removeFirst(written)
+            written = 0
+        }
+        return false
     }
 
     /// Reads what the socket holds now and returns every complete reply.
     func readAvailable() throws(RedisReplicationError) -> [RedisReply] {
-        guard redisBufferRead(context) == uch_ok else { throw lostError("read failed") }
-        var replies: [RedisReply] = []
+        try receiveAvailable()
+        let ahead = parsedAhead
+        parsedAhead.removeAll()
+        return ahead + (try parseAll())
+    }
+
+    /// Feeds the reader everything the socket (or TLS) holds now, until it would block.
+    private func receiveAvailable() throws(RedisReplicationError) {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            var raw: UnsafeMutableRawPointer?
-            guard redisGetReplyFromReader(context, &raw) == uch_ok else { throw lostError("protocol error") }
-            guard let raw else { return replies }
-            replies.append(RedisReply.take(raw))
+            let attempt = buffer.withUnsafeMutableBytes { bytes in
+                Result { () throws(RedisReplicationError) in try socket.read(into: bytes) }
+            }
+            guard let got = try attempt.get() else { return }
+            let fed = buffer.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { redisReaderFeed(reader, $0.baseAddress, got) }
+            }
+            guard fed == uch_ok else { throw readerError() }
+            if uch_reader_buffered(reader) > Self.maxBufferedReplyBytes {
+                throw RedisReplicationError(
+                    .protocolError, "Redis sent a reply larger than \(Self.maxBufferedReplyBytes) bytes.")
+            }
         }
     }
 
-    private func lostError(_ what: String) -> RedisReplicationError {
-        let detail = context.pointee.err == 0 ? nil : String(cString: uch_error_text(context))
-        return RedisReplicationError(.connectionLost, "The Redis connection failed: \(what).", underlying: detail)
+    private func parseAll() throws(RedisReplicationError) -> [RedisReply] {
+        var replies: [RedisReply] = []
+        while let reply = try nextReply() { replies.append(reply) }
+        return replies
+    }
+
+    private func nextReply() throws(RedisReplicationError) -> RedisReply? {
+        var raw: UnsafeMutableRawPointer?
+        guard redisReaderGetReply(reader, &raw) == uch_ok else { throw readerError() }
+        return raw.map(RedisReply.take)
+    }
+
+    private func readerError() -> RedisReplicationError {
+        if uch_reader_error(reader) == uch_reader_oom {
+            return RedisReplicationError(
+                .protocolError,
+                "Redis announced a reply array beyond \(Self.maxArrayElements) elements (or memory ran out).")
+        }
+        return RedisReplicationError(
+            .protocolError, "Redis sent bytes that are not RESP.", underlying: String(cString: uch_reader_error_text(reader)))
     }
 }
 

@@ -4,7 +4,7 @@
 /// Redis that anyone on the network can publish to is a Redis anyone can send the fleet's channel garbage through),
 /// and a user name without a password is refused.
 public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
-    /// The environment variable ``init(environment:)`` reads: `redis://[user[:password]@]host[:port]`.
+    /// The environment variable ``init(environment:)`` reads: `redis[s]://[user[:password]@]host[:port]`.
     public static let urlEnvironmentVariable = "UCACHE_REDIS_URL"
     /// The environment variable naming the channel (default `ucache:clears`).
     public static let channelEnvironmentVariable = "UCACHE_REDIS_CHANNEL"
@@ -38,6 +38,8 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     /// Outgoing messages kept while Redis is unreachable; beyond it they are replaced by one request that every
     /// replica drop its local entries. Default: 10 000.
     public var outboxLimit: Int
+    /// TLS for the connection; nil is plaintext TCP. A `rediss://` URL sets it (verification on). Default: nil.
+    public var tls: TLS?
 
     /// A configuration with every field given or defaulted (see each field).
     public init(
@@ -52,7 +54,8 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         pingInterval: Duration = .milliseconds(250),
         initialBackoff: Duration = .milliseconds(50),
         maximumBackoff: Duration = .seconds(2),
-        outboxLimit: Int = 10_000
+        outboxLimit: Int = 10_000,
+        tls: TLS? = nil
     ) {
         self.host = host
         self.port = port
@@ -66,12 +69,15 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
         self.outboxLimit = outboxLimit
+        self.tls = tls
     }
 
-    /// Parses `redis://[user[:password]@]host[:port]` (percent-escapes in user and password are decoded).
+    /// Parses `redis://[user[:password]@]host[:port]` (percent-escapes in user and password are decoded);
+    /// `rediss://` is the same over TLS (``tls`` set: TLS 1.2+, certificate and host name verified against the
+    /// system's trust store unless a CA is configured).
     ///
     /// - Parameters:
-    ///   - url: `redis://[user]:password@host[:port]`.
+    ///   - url: `redis[s]://[user]:password@host[:port]`.
     ///   - allowsUnauthenticated: lets a URL without a password connect without AUTH (see
     ///     ``allowsUnauthenticated``).
     /// - Throws: `.invalidURL` for a malformed URL, `.missingCredentials` for one without a password (unless
@@ -79,10 +85,16 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     ///   password.
     public init(url: String, allowsUnauthenticated: Bool = false) throws(RedisReplicationError) {
         self.init(allowsUnauthenticated: allowsUnauthenticated)
-        guard url.hasPrefix("redis://") else {
-            throw RedisReplicationError(.invalidURL, "A Redis URL must start with redis://.")
+        let scheme: String
+        if url.hasPrefix("redis://") {
+            scheme = "redis://"
+        } else if url.hasPrefix("rediss://") {
+            scheme = "rediss://"
+            tls = TLS()
+        } else {
+            throw RedisReplicationError(.invalidURL, "A Redis URL must start with redis:// or rediss:// (TLS).")
         }
-        var rest = Substring(url.dropFirst("redis://".count))
+        var rest = Substring(url.dropFirst(scheme.count))
         if let slash = rest.firstIndex(of: "/") { rest = rest[..<slash] }
         if let at = rest.lastIndex(of: "@") {
             let credentials = rest[..<at]
@@ -128,11 +140,12 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The configuration from `UCACHE_REDIS_URL`, `UCACHE_REDIS_CHANNEL` and `UCACHE_REDIS_ALLOW_NO_AUTH`; nil
-    /// when no URL is set.
+    /// The configuration from `UCACHE_REDIS_URL`, `UCACHE_REDIS_CHANNEL` and `UCACHE_REDIS_ALLOW_NO_AUTH`, and for
+    /// a `rediss://` URL the `UCACHE_REDIS_TLS_*` variables (``TLS``); nil when no URL is set.
     ///
-    /// - Throws: as ``init(url:allowsUnauthenticated:)``, and `.invalidURL` when `UCACHE_REDIS_ALLOW_NO_AUTH` is set
-    ///   to anything but `0` or `1`.
+    /// - Throws: as ``init(url:allowsUnauthenticated:)``, `.invalidURL` when `UCACHE_REDIS_ALLOW_NO_AUTH` is set
+    ///   to anything but `0` or `1` or when a `UCACHE_REDIS_TLS_*` variable is set for a plaintext `redis://` URL
+    ///   (it would silently not apply), `.tlsConfigurationInvalid` for a certificate without a key or the reverse.
     public init?(environment: [String: String]) throws(RedisReplicationError) {
         guard let url = environment[Self.urlEnvironmentVariable], !url.isEmpty else { return nil }
         let allowed: Bool
@@ -145,12 +158,21 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         }
         try self.init(url: url, allowsUnauthenticated: allowed)
         if let channel = environment[Self.channelEnvironmentVariable], !channel.isEmpty { self.channel = channel }
+        var settings = tls ?? TLS()
+        if settings.apply(environment: environment) {
+            guard tls != nil else {
+                throw RedisReplicationError(
+                    .invalidURL, "UCACHE_REDIS_TLS_* is set but the Redis URL is redis://: use rediss:// for TLS.")
+            }
+            try settings.check()
+            tls = settings
+        }
     }
 
     /// Host, port, user and channel; the password is shown as `***`.
     public var description: String {
         let user = username.map { "\($0)@" } ?? (password == nil ? "" : "***@")
-        return "redis://\(user)\(host):\(port) channel \(channel)"
+        return "\(tls == nil ? "redis" : "rediss")://\(user)\(host):\(port) channel \(channel)"
     }
 }
 
