@@ -35,7 +35,8 @@ final class RedisLink {
         subscriber = try RedisConnection(configuration)
         let reply = try subscriber.command([Array("SUBSCRIBE".utf8), Array(configuration.channel.utf8)])
         guard case .array(let items) = reply, items.first?.text == "subscribe" else {
-            throw RedisReplicationError(.protocolError, "Redis did not confirm the subscription.")
+            let detail: String? = if case .error(let text) = reply { text } else { nil }  // e.g. NOPERM (ACL)
+            throw RedisReplicationError(.protocolError, "Redis did not confirm the subscription.", underlying: detail)
         }
         try publisher.makeNonBlocking()
         try subscriber.makeNonBlocking()
