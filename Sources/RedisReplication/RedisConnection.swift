@@ -84,7 +84,8 @@ final class RedisConnection {
                 parsedAhead.append(contentsOf: try parseAll())
                 return reply
             }
-            guard socket.hasBufferedInput || RedisSocket.wait(socket.fileDescriptor, for: Int16(POLLIN), until: deadline)
+            guard
+                socket.hasBufferedInput || RedisSocket.wait(socket.fileDescriptor, for: Int16(POLLIN), until: deadline)
             else {
                 throw RedisReplicationError(.timedOut, "Redis did not answer within \(commandTimeout).")
             }
@@ -193,7 +194,8 @@ final class RedisConnection {
                 "Redis announced a reply array beyond \(Self.maxArrayElements) elements (or memory ran out).")
         }
         return RedisReplicationError(
-            .protocolError, "Redis sent bytes that are not RESP.", underlying: String(cString: uch_reader_error_text(reader)))
+            .protocolError, "Redis sent bytes that are not RESP.",
+            underlying: String(cString: uch_reader_error_text(reader)))
     }
 }
 

@@ -89,7 +89,8 @@ final class RedisSocket {
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let first = list else {
             throw RedisReplicationError(
-                .connectFailed, "Could not resolve the Redis host \(host).", underlying: String(cString: gai_strerror(status)))
+                .connectFailed, "Could not resolve the Redis host \(host).",
+                underlying: String(cString: gai_strerror(status)))
         }
         defer { freeaddrinfo(first) }
         var failure = "no address"
@@ -131,6 +132,7 @@ final class RedisSocket {
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
             return fd
         }
-        throw RedisReplicationError(.connectFailed, "Could not connect to Redis at \(host):\(port).", underlying: failure)
+        throw RedisReplicationError(
+            .connectFailed, "Could not connect to Redis at \(host):\(port).", underlying: failure)
     }
 }

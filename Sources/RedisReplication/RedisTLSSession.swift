@@ -23,7 +23,8 @@ final class RedisTLSSession {
         try settings.check()
         ERR_clear_error()
         guard let context = ucs_tls_context_new(settings.verifiesCertificate ? 1 : 0) else {
-            throw RedisReplicationError(.tlsFailed, "OpenSSL could not create a TLS context.", underlying: Self.errorText())
+            throw RedisReplicationError(
+                .tlsFailed, "OpenSSL could not create a TLS context.", underlying: Self.errorText())
         }
         guard ucs_tls_context_trust(context, settings.caFile, settings.caDirectory) == 1 else {
             SSL_CTX_free(context)

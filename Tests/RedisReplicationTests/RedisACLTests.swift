@@ -41,13 +41,16 @@ private struct ACLRedis {
 
 @Suite("Redis ACL users: both links work with least privilege, and a denied command is a clear error")
 struct RedisACLTests {
-    @Test("clears travel between replicas authenticated as a user allowed only PUBLISH, SUBSCRIBE and PING on the channel")
+    @Test(
+        "clears travel between replicas authenticated as a user allowed only PUBLISH, SUBSCRIBE and PING on the channel"
+    )
     func busAsLeastPrivilegeUser() async throws {
         let redis = try await ACLRedis()
         defer { redis.server.terminate() }
         let channel = uniqueChannel("acl")
         try redis.user("ucache-bus", password: "bus-pw", ACLRedis.busRules(channel: channel))
-        let configuration = try redisConfiguration(url: redis.url(user: "ucache-bus", password: "bus-pw"), channel: channel)
+        let configuration = try redisConfiguration(
+            url: redis.url(user: "ucache-bus", password: "bus-pw"), channel: channel)
         #expect(configuration.username == "ucache-bus")
         let (sender, receiver) = (RecordingReceiver(), RecordingReceiver())
         let publishing = RedisReplicationTransport(configuration: configuration)
@@ -70,7 +73,8 @@ struct RedisACLTests {
         try redis.user("other-channel", password: "pw", ACLRedis.busRules(channel: "someone-else"))
         let wrongChannel = RecordingReceiver()
         let refused = RedisReplicationTransport(
-            configuration: try redisConfiguration(url: redis.url(user: "other-channel", password: "pw"), channel: channel))
+            configuration: try redisConfiguration(
+                url: redis.url(user: "other-channel", password: "pw"), channel: channel))
         refused.start(receiver: wrongChannel)
         try await waitUntil { wrongChannel.states.contains(where: Self.isNoPermission) }
         await refused.shutdown()
@@ -104,7 +108,9 @@ struct RedisACLTests {
         #expect(await store.read(entry, deadline: patientDeadline) == .miss(generation: initialGeneration))
         await store.clearNamespace(SecondLevelNamespace("session-a"))
         await store.clearAll()
-        #expect(await store.read(entry, deadline: patientDeadline) == .miss(generation: SecondLevelGeneration(token: "1.1")))
+        #expect(
+            await store.read(entry, deadline: patientDeadline) == .miss(generation: SecondLevelGeneration(token: "1.1"))
+        )
         #expect(store.statistics().errors == 0 && store.statistics().writes == 1)
         await store.shutdown()
     }
@@ -129,7 +135,8 @@ struct RedisACLTests {
         defer { redis.server.terminate() }
         try redis.user("ucache-bus", password: "right-pw-4711", ACLRedis.busRules(channel: "c"))
         do {
-            _ = try RedisConnection(try RedisReplicationConfiguration(url: redis.url(user: "ucache-bus", password: "wrong-pw-0815")))
+            _ = try RedisConnection(
+                try RedisReplicationConfiguration(url: redis.url(user: "ucache-bus", password: "wrong-pw-0815")))
             Issue.record("a wrong password connected")
         } catch {
             #expect(error.code == .authenticationFailed)

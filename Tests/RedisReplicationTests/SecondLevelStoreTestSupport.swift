@@ -8,7 +8,7 @@ import UnifiedCache
 /// A second-level configuration for `url` under a key prefix no other test uses, with short backoff so outage tests
 /// finish quickly (the command timeout stays 1 s: shorter ones can trip on a loaded machine).
 func secondLevelConfiguration(url: String, label: String) throws -> RedisSecondLevelConfiguration {
-    var configuration = try RedisSecondLevelConfiguration(url: url)
+    var configuration = RedisSecondLevelConfiguration(connection: try redisURLConfiguration(url))
     configuration.keyPrefix = "ucache-test:l2:\(label):\(UUID().uuidString.prefix(8)):"
     configuration.connection.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
     configuration.connection.pingInterval = .milliseconds(250)

@@ -28,11 +28,24 @@ func uniqueChannel(_ label: String) -> String {
 /// A configuration for `url` on its own channel, with short pings and backoff so outage tests finish quickly (the
 /// command timeout stays 1 s: shorter ones can trip on a loaded machine and drop what a test cached).
 func redisConfiguration(url: String, channel: String) throws -> RedisReplicationConfiguration {
-    var configuration = try RedisReplicationConfiguration(url: url)
+    var configuration = try redisURLConfiguration(url)
     configuration.channel = channel
     configuration.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
     configuration.pingInterval = .milliseconds(250)
     configuration.initialBackoff = .milliseconds(20)
     configuration.maximumBackoff = .milliseconds(200)
+    return configuration
+}
+
+/// `url` parsed; a `rediss://` URL also takes the process's `UCACHE_REDIS_TLS_*` settings (the CA and client
+/// certificate of docker compose's `tls` profile, where `UCACHE_REDIS_URL` is a TLS Redis).
+func redisURLConfiguration(_ url: String) throws -> RedisReplicationConfiguration {
+    guard url.hasPrefix("rediss://") else { return try RedisReplicationConfiguration(url: url) }
+    var environment = ProcessInfo.processInfo.environment
+    environment[RedisReplicationConfiguration.urlEnvironmentVariable] = url
+    environment[RedisReplicationConfiguration.allowNoAuthEnvironmentVariable] = nil
+    guard let configuration = try RedisReplicationConfiguration(environment: environment) else {
+        throw RedisReplicationError(.invalidURL, "no URL")
+    }
     return configuration
 }
