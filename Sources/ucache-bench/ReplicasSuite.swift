@@ -8,10 +8,10 @@ import UnifiedCache
 /// Two replicas in one process over a real redis-server on loopback.
 struct ReplicasSuite: BenchSuite {
     let help = """
-        ucache-bench replicas [--clears N] [--hits N] [--json]
+        ucache-bench replicas [--clears N] [--hits N] [--redis tls] [--json]
 
-        Two hubs (replicas A and B) on one Redis channel: a redis-server started on a free loopback port, or
-        UCACHE_REDIS_URL. Timed:
+        Two hubs (replicas A and B) on one Redis channel: a redis-server started on a free loopback port (TLS-only
+        with --redis tls or UCACHE_BENCH_REDIS=tls), or UCACHE_REDIS_URL (with UCACHE_REDIS_TLS_*). Timed:
         - cross-replica invalidation: A's clearBalancesCache() until B has applied it (B holds the entry), over
           --clears runs (default 2,000): p50, p99, max. B is watched by polling its counters with Task.yield().
         - the cost a clear adds on the replica that makes it: clearBalancesCache() on a session of 10 entries,
@@ -33,11 +33,9 @@ struct ReplicasSuite: BenchSuite {
         let clears = options.int("clears", default: 2_000)
         let hits = options.int("hits", default: 100_000)
         let tenant = try await FixtureServer.tenant("benchreplicas")
-        let ownServer: RedisTestServer? =
-            ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
-            ? try await RedisTestServer.start() : nil
-        var url = ownServer?.url ?? ""
-        if url.isEmpty { url = try await RedisTestServer.sharedURL() }
+        let redis = try await BenchRedis.start(options: options)
+        let ownServer = redis.server
+        let url = redis.configuration
         let channel = "ucache-bench:\(UUID().uuidString.prefix(8))"
         let a = try Self.hub(tenant: tenant, url: url, channel: channel)
         let b = try Self.hub(tenant: tenant, url: url, channel: channel)
@@ -73,7 +71,7 @@ struct ReplicasSuite: BenchSuite {
         let alone = await Self.clearCost(a: a, onA: onA, island: island, local: local, clears: clears)
 
         let up = try await hitRate(onA, count: hits)
-        var notes = ["Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"), channel \(channel)."]
+        var notes = ["\(redis.note), channel \(channel)."]
         var down: Double?
         if let ownServer {
             await ownServer.kill()
@@ -132,8 +130,10 @@ struct ReplicasSuite: BenchSuite {
         .init(name: name, values: ["p50": samples.percentile(0.5) / 1000, "p99": samples.percentile(0.99) / 1000])
     }
 
-    private static func hub(tenant: FixtureTenant, url: String, channel: String) throws -> CacheHub {
-        var redis = try RedisReplicationConfiguration(url: url)
+    private static func hub(
+        tenant: FixtureTenant, url: RedisReplicationConfiguration, channel: String
+    ) throws -> CacheHub {
+        var redis = url
         redis.channel = channel
         return try CacheHub(
             configuration: .init(

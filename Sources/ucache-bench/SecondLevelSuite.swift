@@ -8,9 +8,10 @@ import UnifiedCache
 /// Two replicas in one process sharing a second level in a real redis-server on loopback.
 struct SecondLevelSuite: BenchSuite {
     let help = """
-        ucache-bench l2 [--reads N] [--sessions N] [--routes N]
+        ucache-bench l2 [--reads N] [--sessions N] [--routes N] [--redis tls]
 
-        Hubs A and B share a second level in a redis-server started on a free loopback port (or UCACHE_REDIS_URL),
+        Hubs A and B share a second level in a redis-server started on a free loopback port (TLS-only with
+        --redis tls or UCACHE_BENCH_REDIS=tls; or UCACHE_REDIS_URL with UCACHE_REDIS_TLS_*),
         with the default 5 ms read deadline; the fixture server is the upstream. Timed, per read through
         APIService.performWithSource (--reads keys, default 2,000; each key is a fresh entry of one session):
         - L2 hit: B reads a key A fetched (B's memory has never seen it: a fresh key per read);
@@ -37,12 +38,9 @@ struct SecondLevelSuite: BenchSuite {
         let routes = options.int("routes", default: 20)
         let graphQLReads = options.int("graphql-reads", default: 500)
         let tenant = try await FixtureServer.tenant("benchl2")
-        let ownServer: RedisTestServer? =
-            ProcessInfo.processInfo.environment["UCACHE_REDIS_URL"].map { $0.isEmpty } ?? true
-            ? try await RedisTestServer.start() : nil
-        defer { ownServer?.terminate() }
-        var url = ownServer?.url ?? ""
-        if url.isEmpty { url = try await RedisTestServer.sharedURL() }
+        let redis = try await BenchRedis.start(options: options)
+        defer { redis.server?.terminate() }
+        let url = redis.configuration
         let prefix = "ucache-bench:l2:\(UUID().uuidString.prefix(8)):"
         let a = try Self.hub(tenant: tenant, url: url, prefix: prefix)
         let b = try Self.hub(tenant: tenant, url: url, prefix: prefix)
@@ -113,7 +111,7 @@ struct SecondLevelSuite: BenchSuite {
                 .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
             ] + sealingRows,
             notes: [
-                "Redis \(ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"); read deadline 5 ms.",
+                "\(redis.note); read deadline 5 ms.",
                 "\(notServedFromL2) of \(reads) L2 reads were not hits; B's store: \(statistics?.store.timeouts ?? 0) "
                     + "timeouts, \(statistics?.store.errors ?? 0) errors.",
                 "Workload: \(sessions) sessions × \(routes) entries, each read twice, shuffled.",
@@ -229,10 +227,12 @@ struct SecondLevelSuite: BenchSuite {
         }
     }
 
-    private static func hub(tenant: FixtureTenant, url: String?, prefix: String) throws -> CacheHub {
+    private static func hub(
+        tenant: FixtureTenant, url: RedisReplicationConfiguration?, prefix: String
+    ) throws -> CacheHub {
         var secondLevel: SecondLevelConfiguration?
         if let url {
-            var redis = try RedisSecondLevelConfiguration(url: url)
+            var redis = RedisSecondLevelConfiguration(connection: url)
             redis.keyPrefix = prefix
             secondLevel = SecondLevelConfiguration(
                 store: RedisSecondLevelStore(configuration: redis),
