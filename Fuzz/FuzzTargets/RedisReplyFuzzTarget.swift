@@ -16,19 +16,12 @@ enum RedisReplyFuzzTarget {
         return violations.list
     }
 
-    /// The largest array count an input may announce. hiredis 0.14 (Debian's) allocates the announced count of
-    /// element pointers up front (`*544444444` → 4 GB, up to 16 GB), lazily zeroed, and a failed allocation is a
-    /// protocol error to the module; under AddressSanitizer the shadow of such a block is written eagerly, so the
-    /// fuzzer would report it as out-of-memory every time. Inputs announcing more are skipped (a known finding:
-    /// bounding the reader's array size is the fix, see the fuzzing notes).
-    static let largestAnnouncedArray = 1 << 20
-
-    /// Every complete reply hiredis reads from `bytes`, up to the first protocol error.
+    /// Every complete reply the production reader (hiredis's, arrays capped at
+    /// ``RedisConnection/maxArrayElements``) reads from `bytes`, up to the first protocol error. hiredis 0.14 alone
+    /// would allocate an announced count up front (`*544444444` → 4 GB); the capped reader refuses it instead.
     static func parse(_ bytes: [UInt8]) -> [RedisReply] {
-        guard largestAnnouncement(in: bytes) <= largestAnnouncedArray, let reader = redisReaderCreate() else {
-            return []
-        }
-        defer { redisReaderFree(reader) }
+        guard let reader = uch_capped_reader_create(RedisConnection.maxArrayElements) else { return [] }
+        defer { uch_capped_reader_free(reader) }
         let fed = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { redisReaderFeed(reader, $0.baseAddress, $0.count) }
         }
@@ -39,23 +32,6 @@ enum RedisReplyFuzzTarget {
             guard redisReaderGetReply(reader, &raw) == uch_ok, let raw else { return replies }
             replies.append(RedisReply.take(raw))
         }
-    }
-
-    /// The largest number written after a `*` in `bytes` (saturating), wherever it is.
-    static func largestAnnouncement(in bytes: [UInt8]) -> Int {
-        var largest = 0
-        var index = 0
-        while index < bytes.count {
-            defer { index += 1 }
-            guard bytes[index] == UInt8(ascii: "*") else { continue }
-            var count = 0
-            while index + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index + 1]) {
-                index += 1
-                count = min(count * 10 + Int(bytes[index] - UInt8(ascii: "0")), Int(Int32.max))
-            }
-            largest = max(largest, count)
-        }
-        return largest
     }
 
     /// What the module makes of a reply: a second-level read's outcome (and the value's decoding, as the hub
