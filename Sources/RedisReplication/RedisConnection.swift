@@ -27,6 +27,8 @@ final class RedisConnection {
     /// Complete replies parsed while ``command(_:)`` waited for its own (e.g. a message right after SUBSCRIBE's
     /// reply): handed out by the next ``readAvailable()``.
     private var parsedAhead: [RedisReply] = []
+    /// Where socket reads land before the reader takes them (one TLS record's worth).
+    private let inputBuffer: UnsafeMutableRawBufferPointer
 
     /// Connects to the configured host, bounds every blocking call by `commandTimeout`, and authenticates when a
     /// password is configured.
@@ -49,6 +51,7 @@ final class RedisConnection {
             throw error
         }
         self.reader = reader
+        inputBuffer = .allocate(byteCount: 16 * 1024, alignment: 1)
         commandTimeout = configuration.commandTimeout
         guard let password = configuration.password else { return }
         var arguments = [Array("AUTH".utf8)]
@@ -62,7 +65,10 @@ final class RedisConnection {
         }
     }
 
-    deinit { uch_capped_reader_free(reader) }
+    deinit {
+        uch_capped_reader_free(reader)
+        inputBuffer.deallocate()
+    }
 
     var fileDescriptor: Int32 { socket.fileDescriptor }
 
@@ -79,6 +85,8 @@ final class RedisConnection {
                 throw RedisReplicationError(.timedOut, "Redis did not take a command within \(commandTimeout).")
             }
         }
+        // Replies parsed earlier come first, as hiredis's own blocking read would return them.
+        if !parsedAhead.isEmpty { return parsedAhead.removeFirst() }
         while true {
             if let reply = try nextReply() {
                 parsedAhead.append(contentsOf: try parseAll())
@@ -158,15 +166,9 @@ final class RedisConnection {
 
     /// Feeds the reader everything the socket (or TLS) holds now, until it would block.
     private func receiveAvailable() throws(RedisReplicationError) {
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
-            let attempt = buffer.withUnsafeMutableBytes { bytes in
-                Result { () throws(RedisReplicationError) in try socket.read(into: bytes) }
-            }
-            guard let got = try attempt.get() else { return }
-            let fed = buffer.withUnsafeBufferPointer { bytes in
-                bytes.withMemoryRebound(to: CChar.self) { redisReaderFeed(reader, $0.baseAddress, got) }
-            }
+            guard let got = try socket.read(into: inputBuffer) else { return }
+            let fed = redisReaderFeed(reader, inputBuffer.baseAddress?.assumingMemoryBound(to: CChar.self), got)
             guard fed == uch_ok else { throw readerError() }
             if uch_reader_buffered(reader) > Self.maxBufferedReplyBytes {
                 throw RedisReplicationError(
