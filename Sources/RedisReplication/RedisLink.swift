@@ -88,7 +88,9 @@ final class RedisLink {
             deadline = min(deadline, sentAt + timeout)
         }
         now = clock.now
-        let wait = deadline > now ? (deadline - now).milliseconds : 0
+        // Replies parsed while SUBSCRIBE waited (a message right behind its confirmation) are not on the socket.
+        let buffered = (subscriber: subscriber.hasBufferedInput, publisher: publisher.hasBufferedInput)
+        let wait = deadline > now && !buffered.subscriber && !buffered.publisher ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
         var descriptors = [
             pollfd(fd: wakeReader, events: readable, revents: 0),
@@ -103,7 +105,7 @@ final class RedisLink {
         let ready = Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)
         if descriptors[0].revents & readable != 0 { drainWakePipe(wakeReader) }
         var messages: [[UInt8]] = []
-        if descriptors[1].revents & ready != 0 {
+        if descriptors[1].revents & ready != 0 || buffered.subscriber {
             for reply in try subscriber.readAvailable() {
                 guard case .array(let items) = reply, let kind = items.first?.text else { continue }
                 if kind == "message", items.count == 3, case .string(let payload) = items[2] {
@@ -113,7 +115,7 @@ final class RedisLink {
                 }
             }
         }
-        if descriptors[2].revents & ready != 0 {
+        if descriptors[2].revents & ready != 0 || buffered.publisher {
             for reply in try publisher.readAvailable() {
                 guard !pending.isEmpty else { break }
                 pending.removeFirst()
