@@ -56,7 +56,8 @@ public struct RedisSecondLevelConfiguration: Sendable, CustomStringConvertible {
     /// Host, port, user and key prefix; the password is shown as `***`.
     public var description: String {
         let user = connection.username.map { "\($0)@" } ?? (connection.password == nil ? "" : "***@")
-        return "redis://\(user)\(connection.host):\(connection.port) prefix \(keyPrefix)"
+        let scheme = connection.tls == nil ? "redis" : "rediss"
+        return "\(scheme)://\(user)\(connection.host):\(connection.port) prefix \(keyPrefix)"
     }
 }
 

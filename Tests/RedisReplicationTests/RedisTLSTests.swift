@@ -72,6 +72,7 @@ struct RedisTLSTests {
                     keyFile: "/etc/client.key", serverName: "redis.internal"))
         let store = try #require(try RedisSecondLevelConfiguration(environment: environment))
         #expect(store.connection.tls == parsed)
+        #expect(store.description == "rediss://***@10.0.0.7:6380 prefix ucache:l2:")
 
         var plainWithTLS = environment
         plainWithTLS["UCACHE_REDIS_URL"] = "redis://:pw@10.0.0.7:6380"
