@@ -4,36 +4,6 @@ import Testing
 
 @testable import RedisReplication
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// A hostile "Redis" on loopback: accepts one connection and answers the first bytes it receives with `answer`,
-/// then keeps the connection open (so only the reply, not a close, can end the client's wait).
-private final class RawRESPPeer: Sendable {
-    let listener: SilentListener
-
-    init(answer: [UInt8]) throws {
-        let listener = try SilentListener()
-        self.listener = listener
-        let fd = listener.descriptor
-        Thread.detachNewThread {
-            let client = accept(fd, nil, nil)
-            guard client >= 0 else { return }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            _ = recv(client, &buffer, buffer.count, 0)
-            _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            var rest = [UInt8](repeating: 0, count: 64)
-            while recv(client, &rest, rest.count, 0) > 0 {}  // until the client hangs up
-            _ = Glibc.close(client)
-        }
-    }
-
-    var configuration: RedisReplicationConfiguration {
-        RedisReplicationConfiguration(port: listener.port, allowsUnauthenticated: true, commandTimeout: .seconds(30))
-    }
-}
-
 @Suite("Redis replies are parsed by a hiredis reader that refuses absurd announcements")
 struct RedisReplyLimitTests {
     @Test("an array announcing 544 million elements is a protocol error, not a 4 GB allocation")
