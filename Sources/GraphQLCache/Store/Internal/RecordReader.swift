@@ -17,8 +17,13 @@ struct RecordReader {
     /// Whether ``touched`` is gathered: the store's public reads report it, the client's reads (which never use
     /// it) skip a set insertion per record.
     let tracksTouched: Bool
+    /// Typenames with a local time-to-live of their own: their fields' upstream hints do not apply (a local rule
+    /// comes before the upstream's), so they are gathered with their type.
+    let ruledTypenames: Set<String>
     private(set) var touched = Set<String>()
     private(set) var oldestWrite: CacheInstant?
+    /// The earliest end of an upstream `maxAge` among the fields read whose freshness it decides.
+    private(set) var upstreamExpiry: CacheInstant?
     private(set) var oldestByCoordinate: [String: CacheInstant] = [:]
     private var oldestByTypenameSoFar: [String: CacheInstant] = [:]
     /// The typename whose oldest write is being gathered, kept out of the dictionary while consecutive records
@@ -33,12 +38,14 @@ struct RecordReader {
         context: SelectionContext,
         tick: UInt64,
         separatedFields: [String: Set<String>] = [:],
+        ruledTypenames: Set<String> = [],
         tracksTouched: Bool = true
     ) {
         self.records = records
         self.context = context
         self.tick = tick
         self.separatedFields = separatedFields
+        self.ruledTypenames = ruledTypenames
         self.tracksTouched = tracksTouched
     }
 
@@ -220,10 +227,24 @@ struct RecordReader {
         let typename = record.typename ?? ""
         if !separatedFields.isEmpty, separatedFields[typename]?.contains(field.name) == true {
             noteSeparately(stored.writtenAt, coordinate: typename + "." + field.name)
+        } else if let maxAge = stored.upstreamMaxAge, ruledTypenames.isEmpty || !ruledTypenames.contains(typename) {
+            noteHinted(stored.writtenAt, maxAge: maxAge)
         } else {
             note(stored.writtenAt, typename: typename)
         }
         return stored
+    }
+
+    /// Notes the write time of a field whose freshness the upstream's hint decides: it counts for ``oldestWrite``
+    /// (the answer's age) but not for its type.
+    private mutating func noteHinted(_ instant: CacheInstant, maxAge: Double) {
+        if oldestWrite.map({ instant < $0 }) ?? true {
+            oldestWrite = instant
+        }
+        let expiry = instant.advanced(by: OutsideValue.clampedDuration(seconds: maxAge))
+        if upstreamExpiry.map({ expiry < $0 }) ?? true {
+            upstreamExpiry = expiry
+        }
     }
 
     /// Notes the write time of a field gathered per coordinate: it counts for ``oldestWrite`` but not for its type.
