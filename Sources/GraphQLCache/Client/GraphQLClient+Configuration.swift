@@ -23,8 +23,9 @@ extension GraphQLClient {
         public var usesGETForQueries: Bool
         /// Automatic persisted queries (APQ, as Apollo defines them): send a document's SHA-256 instead of the
         /// document, and the document only when the upstream answers `PersistedQueryNotFound` (once per document,
-        /// then the upstream knows the hash). On `PersistedQueryNotSupported` the client sends whole documents
-        /// from then on. Saves the document's bytes on every request and lets an HTTP cache in front of the
+        /// then the upstream knows the hash). On `PersistedQueryNotSupported` every client of the same store sends
+        /// whole documents to that upstream (its URL) from then on: the sessions of a hub learn it once
+        /// (``GraphQLNormalizedStore/resetPersistedQuerySupport()`` forgets it). Saves the document's bytes on every request and lets an HTTP cache in front of the
         /// upstream key GET requests on a short URL. Default: false.
         public var usesAutomaticPersistedQueries: Bool
         /// With ``usesAutomaticPersistedQueries``, send queries that go by hash alone as

@@ -157,11 +157,10 @@ extension GraphQLClient {
     }
 
     /// The upstream's parsed answer, under automatic persisted queries when configured: the hash first, the
-    /// document with its hash after `PersistedQueryNotFound`, the document alone (and APQ off for this client)
-    /// after `PersistedQueryNotSupported`.
+    /// document with its hash after `PersistedQueryNotFound`, the document alone after `PersistedQueryNotSupported`,
+    /// and APQ off for this upstream (its URL) from then on, for every client of the store: every session's.
     private func answer(_ request: PreparedRequest) async -> Result<GraphQLHTTPResponse, GraphQLCacheError> {
-        guard configuration.usesAutomaticPersistedQueries, !persistedQueriesUnsupported.load(ordering: .relaxed)
-        else {
+        guard configuration.usesAutomaticPersistedQueries, !store.persistedQuerySupport.isUnsupported(url) else {
             return await parsedAnswer(request, payload: .document)
         }
         let first = await parsedAnswer(request, payload: .hashOnly)
@@ -171,7 +170,7 @@ extension GraphQLClient {
         case .notFound:
             return await parsedAnswer(request, payload: .documentAndHash)
         case .notSupported:
-            persistedQueriesUnsupported.store(true, ordering: .relaxed)
+            store.persistedQuerySupport.markUnsupported(url)
             return await parsedAnswer(request, payload: .document)
         }
     }

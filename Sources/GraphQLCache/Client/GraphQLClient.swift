@@ -47,8 +47,6 @@ public final class GraphQLClient: Sendable {
     /// Set once by ``close()``; read when an operation starts (one acquiring load) and again before anything is sent
     /// or merged.
     let closed = Atomic<Bool>(false)
-    /// Set when the upstream answered `PersistedQueryNotSupported`: whole documents from then on.
-    let persistedQueriesUnsupported = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss before the upstream (cache-first queries) and written
     /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
     public let secondLevel: (any GraphQLSecondLevel)?

@@ -50,6 +50,8 @@ public final class GraphQLNormalizedStore: Sendable {
     let selectionPlans = SelectionPlanCache(maximumPlans: 512)
     /// Answers the upstream declared `PUBLIC`, for clients that share them across sessions (off by default).
     let publicResponses: PublicResponseCache
+    /// The upstreams that answered `PersistedQueryNotSupported`, for every client of the store.
+    let persistedQuerySupport = PersistedQuerySupport()
 
     /// - Parameters:
     ///   - cacheConfiguration: key providers and possible types; without providers, objects are stored under
@@ -128,6 +130,14 @@ public final class GraphQLNormalizedStore: Sendable {
     @discardableResult
     public func removeSharedPublicResponses() -> Int {
         publicResponses.removeAll()
+    }
+
+    /// Forgets which upstreams answered `PersistedQueryNotSupported` (every client of the store sends them whole
+    /// documents since), so the next operation to each tries automatic persisted queries again: for an upstream
+    /// that has enabled them since. Returns how many upstreams were forgotten.
+    @discardableResult
+    public func resetPersistedQuerySupport() -> Int {
+        persistedQuerySupport.reset()
     }
 
     /// Records held by the scope now.
