@@ -104,7 +104,8 @@ extension ClientHarness {
         let response = try await tenant.server.controlClient.execute(
             CurlHTTPClient.Request(
                 method: .post, url: tenant.url("/__control/cache-hints"),
-                headers: ["Content-Type": "application/json"], body: Data(("{" + members.joined(separator: ",") + "}").utf8)))
+                headers: ["Content-Type": "application/json"],
+                body: Data(("{" + members.joined(separator: ",") + "}").utf8)))
         guard response.isSuccess else {
             throw StoreTestFailure("the cache hints override was refused with \(response.status)")
         }

@@ -55,8 +55,9 @@ final class PublicResponseCache: Sendable {
     }
 
     /// Keeps a shareable answer for `maxAge` seconds from `now`.
-    func store(_ data: GraphQLJSONObject, upstream: UpstreamCachePolicy, maxAge: Double, for key: Key, at now: CacheInstant)
-    {
+    func store(
+        _ data: GraphQLJSONObject, upstream: UpstreamCachePolicy, maxAge: Double, for key: Key, at now: CacheInstant
+    ) {
         let bytes = RecordSizing.jsonBytes(.object(data)) + key.variables.utf8.count + key.url.utf8.count + 256
         guard bytes <= Self.maximumBytes else {
             return
