@@ -77,16 +77,17 @@ struct RecordReader {
                 }
                 continue
             }
-            guard let stored = lookUp(field, in: record) else {
+            // By position, not by copying the stored field out: a check reads the value in place.
+            guard let position = lookUpPosition(field, in: record) else {
                 return false
             }
             if let child = field.child {
                 path.push(.key(field.responseKey))
-                guard try check(stored.value, node: child) else {
+                guard try check(record.fields.entries[position].field.value, node: child) else {
                     return false
                 }
                 path.pop()
-            } else if !stored.value.isLeafValue {
+            } else if !record.fields.entries[position].field.value.isLeafValue {
                 recordMiss(at: field.responseKey, .unexpectedValue)
                 return false
             }
@@ -220,19 +221,28 @@ struct RecordReader {
 
     /// The stored field for a collected field, noting its write time; `nil` (a miss) when absent.
     private mutating func lookUp(_ field: CollectedField, in record: NormalizedRecord) -> GraphQLRecordField? {
-        guard let stored = record.fields.field(context.storageKey(of: field), hint: field.storedPosition) else {
+        lookUpPosition(field, in: record).map { record.fields.entries[$0].field }
+    }
+
+    /// The position of the stored field for a collected field among the record's fields, noting its write time;
+    /// `nil` (a miss) when absent.
+    private mutating func lookUpPosition(_ field: CollectedField, in record: NormalizedRecord) -> Int? {
+        guard let position = record.fields.position(of: context.storageKey(of: field), hint: field.storedPosition)
+        else {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }
+        let writtenAt = record.fields.entries[position].field.writtenAt
+        let upstreamMaxAge = record.fields.entries[position].field.upstreamMaxAge
         let typename = record.typename ?? ""
         if !separatedFields.isEmpty, separatedFields[typename]?.contains(field.name) == true {
-            noteSeparately(stored.writtenAt, coordinate: typename + "." + field.name)
-        } else if let maxAge = stored.upstreamMaxAge, ruledTypenames.isEmpty || !ruledTypenames.contains(typename) {
-            noteHinted(stored.writtenAt, maxAge: maxAge)
+            noteSeparately(writtenAt, coordinate: typename + "." + field.name)
+        } else if let upstreamMaxAge, ruledTypenames.isEmpty || !ruledTypenames.contains(typename) {
+            noteHinted(writtenAt, maxAge: upstreamMaxAge)
         } else {
-            note(stored.writtenAt, typename: typename)
+            note(writtenAt, typename: typename)
         }
-        return stored
+        return position
     }
 
     /// Notes the write time of a field whose freshness the upstream's hint decides: it counts for ``oldestWrite``
@@ -301,7 +311,11 @@ extension GraphQLRecordValue {
     /// Whether the value can answer a field selected without sub-selection: a scalar, or an empty list (which
     /// a list of objects and a list of scalars share).
     var isLeafValue: Bool {
-        leafValue != nil
+        switch self {
+        case .scalar: true
+        case .list(let elements): elements.isEmpty
+        case .reference: false
+        }
     }
 
     /// The value as a leaf's JSON, when it is one (see `isLeafValue`).
