@@ -38,6 +38,26 @@ struct ClientPublicSharingTests {
         #expect(try await harness.count("ExchangeRates") == 2)
     }
 
+    @Test("a shared answer older than the session's last mutation or timestamp clear is not served to it")
+    func sharedNotOlderThanMutationOrClear() async throws {
+        let harness = try await ClientHarness("share-newer")
+        let alice = try harness.client(.alice, configuration: sharing)
+        let bob = try harness.client(.bob, configuration: sharing)
+        _ = try await bob.fetch(query: ExchangeRatesQuery()).value()
+        harness.clock.advance(seconds: 1)
+        _ = try await alice.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 1)).value()
+        #expect(try await alice.fetch(query: ExchangeRatesQuery()).value().source == .network)
+
+        let carol = try harness.client(.carol, configuration: sharing)
+        harness.clock.advance(seconds: 1)
+        carol.clearTimestamps()
+        #expect(try await carol.fetch(query: ExchangeRatesQuery()).value().source == .network)
+        // A session with neither is served from the answer kept last (carol's).
+        let bobAgain = try harness.client(.bob, session: "bob-again", configuration: sharing)
+        #expect(try await bobAgain.fetch(query: ExchangeRatesQuery()).value().source == .cache)
+        #expect(try await harness.count("ExchangeRates") == 3)
+    }
+
     @Test("a PRIVATE answer (or one with a PRIVATE part) is never served to another session, even with sharing on")
     func privateNeverShared() async throws {
         let harness = try await ClientHarness("share-private")

@@ -146,6 +146,7 @@ extension GraphQLClient {
             )
             if mutationsSeen == nil, outcome.changes != nil {
                 landed += 1
+                lastMutationWrite.store(store.clock.now().nanoseconds, ordering: .relaxed)
             }
             return outcome
         }

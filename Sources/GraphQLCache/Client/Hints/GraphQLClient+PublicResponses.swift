@@ -21,12 +21,21 @@ extension GraphQLClient {
 
     /// A cache-first miss: another session's `PUBLIC` answer to the same query, merged into this session's scope
     /// with its original write time and hints, when it is within its `maxAge` and the shortest lifetime this client's
-    /// own rules give (so no local rule is outlived); `nil` to go on (second level, upstream).
+    /// own rules give (so no local rule is outlived), and newer than this client's last timestamp clear and last
+    /// mutation; `nil` to go on (second level, upstream).
     func servePublicResponse(
         _ request: PreparedRequest, generation: CacheGeneration, mutationsSeen: UInt64
     ) -> NetworkAnswer? {
         let now = store.clock.now()
         guard let entry = store.publicResponses.entry(publicResponseKey(request), at: now) else {
+            return nil
+        }
+        // Kept before this client's timestamps were cleared, or before its last mutation wrote: the session asked
+        // for newer data than that.
+        if let staleBefore = timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore {
+            return nil
+        }
+        if entry.storedAt.nanoseconds <= lastMutationWrite.load(ordering: .relaxed) {
             return nil
         }
         if let lifetime = secondLevelLifetime(request),
