@@ -4,7 +4,8 @@ import GraphQLLanguage
 /// A client's ``GraphQLCacheConfig`` with what every read needs precomputed.
 struct FreshnessRules: Sendable {
     let config: GraphQLCacheConfig
-    /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``).
+    /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``, `.useDefault`
+    /// entries left out).
     let separatedFields: [String: Set<String>]
     /// Whether only the global default applies below the query level (no type or field rules).
     let isUniform: Bool
@@ -14,7 +15,9 @@ struct FreshnessRules: Sendable {
     init(_ config: GraphQLCacheConfig) {
         self.config = config
         var separated: [String: Set<String>] = [:]
-        for coordinate in config.fieldTimeouts.keys {
+        // A `.useDefault` field rule passes to the next step (its type's rule, the upstream's hint, the default): its
+        // field is gathered with its type, as if it had no rule.
+        for (coordinate, timeout) in config.fieldTimeouts where timeout != .useDefault {
             if let (typename, field) = GraphQLCacheConfig.split(coordinate) {
                 separated[typename, default: []].insert(field)
             }
