@@ -82,6 +82,21 @@ def set_apq(call: ControlCall) -> Response:
     return json_response({"ok": True, "apq": call.tenant.persisted_queries.to_json()})
 
 
+def set_cache_hints(call: ControlCall) -> Response:
+    spec = _spec(call)
+    if not isinstance(spec, dict):
+        raise RuleError("the cache hints override is a JSON object")
+    with call.tenant.control_lock:
+        call.tenant.cache_hint_override = spec
+    return json_response({"ok": True})
+
+
+def clear_cache_hints(call: ControlCall) -> Response:
+    with call.tenant.control_lock:
+        call.tenant.cache_hint_override = None
+    return json_response({"ok": True})
+
+
 def drop_tenant(call: ControlCall) -> Response:
     dropped = call.registry.drop(call.tenant.name)
     return json_response({"ok": True, "dropped": dropped})
@@ -110,6 +125,8 @@ def _router() -> Router:
     router.add("DELETE", "/__control/faults", clear_faults)
     router.add("GET", "/__control/apq", get_apq)
     router.add("POST", "/__control/apq", set_apq)
+    router.add("POST", "/__control/cache-hints", set_cache_hints)
+    router.add("DELETE", "/__control/cache-hints", clear_cache_hints)
     router.add("DELETE", "/__control/tenant", drop_tenant)
     router.add("GET", "/__control/tenants", tenants)
     return router

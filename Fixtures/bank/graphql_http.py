@@ -15,6 +15,7 @@ from graphql.execution.values import get_variable_values
 
 import data
 from apq import APQError
+from cache_hints import HintCollector, apply_override, wanted
 from httpio import Request, Response, bearer_token, dumps, json_response
 from resolvers import Context
 from rest import preferred_language
@@ -123,9 +124,15 @@ def handle(request: Request, tenant: Tenant) -> Response:
     variables = get_variable_values(SCHEMA, operation.variable_definitions or [], payload.get("variables") or {})
     if isinstance(variables, list):
         return _errors(400, [e.formatted for e in variables])
+    collector = HintCollector() if wanted(operation) else None
     with tenant.state_lock:
         context = Context(tenant.bank, tenant.bank.user(user_id), preferred_language(request))
         result = execute(SCHEMA, document, context_value=context, variable_values=payload.get("variables"),
-                         operation_name=payload.get("operationName"))
-        body = dumps(result.formatted)
-    return Response(200, [("Content-Type", "application/json; charset=utf-8")], body)
+                         operation_name=payload.get("operationName"),
+                         middleware=[collector] if collector else None)
+        formatted = result.formatted
+    headers = [("Content-Type", "application/json; charset=utf-8")]
+    if collector is not None:
+        collector.apply(formatted, headers)
+    apply_override(tenant.cache_hint_override, formatted, headers)
+    return Response(200, headers, dumps(formatted))

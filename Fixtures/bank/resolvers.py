@@ -34,6 +34,22 @@ def flaky(_root, _info):
     raise GraphQLError("flaky field failed", extensions={"code": "FLAKY"})
 
 
+EXCHANGE_RATES = ({"currency": "USD", "rate": 0.66}, {"currency": "EUR", "rate": 0.61}, {"currency": "GBP", "rate": 0.52})
+CREDIT_SCORES = {"alice": (742, "GOOD"), "bob": (655, "FAIR"), "carol": (801, "EXCELLENT")}
+
+
+def credit_score(_root, info):
+    user_id = _user(info).user.id
+    score, band = CREDIT_SCORES.get(user_id, (700, "GOOD"))
+    return {"id": f"cs-{user_id}", "score": score, "band": band}
+
+
+def one_time_code(_root, info):
+    bank = info.context.bank
+    bank.codes_issued = getattr(bank, "codes_issued", 0) + 1
+    return f"otc-{bank.codes_issued}"
+
+
 def make_payment(_root, info, input):
     cents = amount_to_cents(input["amount"])
     account_obj, tx = _user(info).make_payment(input["fromAccountId"], input["payeeId"], cents, input.get("reference"))
@@ -75,6 +91,9 @@ RESOLVERS = {
     ("Query", "node"): lambda _root, info, id: _user(info).find_node(id),
     ("Query", "search"): lambda _root, info, term: _user(info).search(term),
     ("Query", "flaky"): flaky,
+    ("Query", "exchangeRates"): lambda _root, _info: [dict(rate) for rate in EXCHANGE_RATES],
+    ("Query", "creditScore"): credit_score,
+    ("Query", "oneTimeCode"): one_time_code,
     ("Account", "transactions"): lambda acc, info, first=20, after=None:
         _user(info).transactions_after(acc.id, first, after),
     ("ScheduledPayment", "payee"): lambda sp, info: _user(info).payees[sp.payeeId],

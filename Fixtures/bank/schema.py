@@ -65,6 +65,12 @@ type Payment implements Node {
 
 type FeatureFlag { name: String! enabled: Boolean! }
 
+"Public reference data, the same for every user: @cacheControl(maxAge: 300) (rate: maxAge 60)."
+type ExchangeRate { currency: String! rate: Float! }
+
+"The user's credit score: @cacheControl(maxAge: 120, scope: PRIVATE) (score: maxAge 30)."
+type CreditScore { id: ID! score: Int! band: String! }
+
 type User implements Node { id: ID! profile: Profile! accounts: [Account!]! }
 
 union SearchResult = Account | Payee | Transaction
@@ -87,6 +93,12 @@ type Query {
   search(term: String!): [SearchResult!]!
   "Always fails: null plus an error with a path, for partial-data tests."
   flaky: String
+  "Cache hints (cache_hints.py): PUBLIC, maxAge 300; each rate maxAge 60."
+  exchangeRates: [ExchangeRate!]!
+  "Cache hints: PRIVATE, maxAge 120; the score maxAge 30."
+  creditScore: CreditScore!
+  "A new code on every call, answered with Cache-Control: no-store."
+  oneTimeCode: String!
 }
 
 input PaymentInput { fromAccountId: ID! payeeId: ID! amount: Float! reference: String }

@@ -49,6 +49,8 @@ class Tenant:
         self.latency = LatencyRules()
         self.released = threading.Event()
         self.persisted_queries = PersistedQueries()
+        # Cache hints every GraphQL answer carries instead of its own (cache_hints.py); None: its own.
+        self.cache_hint_override = None
 
     def record_request(self, method: str, path: str, operation: Optional[str], connection_id: int,
                        token: Optional[str] = None) -> None:
@@ -136,6 +138,7 @@ class Tenant:
                 self.faults.clear()
                 self.latency = LatencyRules()
                 self.persisted_queries = PersistedQueries()
+                self.cache_hint_override = None
         if not counters_only:
             self.release_held()
 

@@ -193,6 +193,33 @@ def graphql_automatic_persisted_queries(c: Client):
 
 
 @check
+def graphql_cache_hints(c: Client):
+    status, response, result, _ = c.gql("{ exchangeRates { currency rate } }")
+    expect(status == 200 and len(result["data"]["exchangeRates"]) == 3, f"rates {result}")
+    expect(response.getheader("Cache-Control") == "max-age=60, public", "rates Cache-Control")
+    hints = result["extensions"]["cacheControl"]
+    expect(hints["version"] == 1 and hints["hints"][0] == {"path": ["exchangeRates"], "maxAge": 300}, f"{hints}")
+    expect({"path": ["exchangeRates", 2, "rate"], "maxAge": 60} in hints["hints"], f"per-path {hints}")
+    _, response, result, _ = c.gql("{ creditScore { id score } exchangeRates { currency } }", BOB)
+    expect(result["data"]["creditScore"] == {"id": "cs-bob", "score": 655}, f"bob's score {result}")
+    expect(response.getheader("Cache-Control") == "max-age=30, private", "private Cache-Control")
+    _, response, result, _ = c.gql("{ creditScore { id } profile { id } }")
+    expect(response.getheader("Cache-Control") is None, "no header unless every root field has a hint")
+    expect(len(result["extensions"]["cacheControl"]["hints"]) == 1, f"hints {result}")
+    _, response, result, _ = c.gql("{ oneTimeCode }")
+    expect(response.getheader("Cache-Control") == "no-store", "no-store")
+    _, response, result, _ = c.gql("{ profile { id } }")
+    expect("extensions" not in result and response.getheader("Cache-Control") is None, "unhinted unchanged")
+    c.control("POST", "cache-hints", {"cacheControl": {"version": 1, "hints": "bad"}, "header": "max-age=x"})
+    _, response, result, _ = c.gql("{ profile { id } }")
+    expect(result["extensions"]["cacheControl"]["hints"] == "bad", f"override {result}")
+    expect(response.getheader("Cache-Control") == "max-age=x", "override header")
+    c.control("DELETE", "cache-hints")
+    _, response, result, _ = c.gql("{ profile { id } }")
+    expect("extensions" not in result, "override ended")
+
+
+@check
 def graphql_mutations_are_visible_through_rest(c: Client):
     mutation = ("mutation Pay($input: PaymentInput!) { makePayment(input: $input) "
                 "{ account { id balance } transaction { id amount } } }")

@@ -17,40 +17,17 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
             self.name = name
         }
 
-        /// The code's stable name, e.g. `syntaxError`, for logs and metrics labels.
+        /// The code's stable name, e.g. `responseMismatch`, for logs and metrics labels.
         public var description: String {
             name
         }
 
-        /// The document does not follow the GraphQL grammar (lexical or syntactic).
-        public static let syntaxError = Code("syntaxError")
-        /// The document contains a type-system definition or extension, which cannot be executed.
-        public static let unsupportedDefinition = Code("unsupportedDefinition")
-        /// A fragment spread names a fragment the document does not define.
-        public static let unknownFragment = Code("unknownFragment")
-        /// Fragments spread each other in a cycle, so the selection would be infinite.
-        public static let fragmentCycle = Code("fragmentCycle")
-        /// A variable is used by an operation (or a fragment it reaches) but not defined by that operation.
-        public static let undefinedVariable = Code("undefinedVariable")
-        /// Two operations share a name.
-        public static let duplicateOperationName = Code("duplicateOperationName")
-        /// Two fragments share a name.
-        public static let duplicateFragmentName = Code("duplicateFragmentName")
-        /// An anonymous operation is not the only operation of its document.
-        public static let anonymousOperationNotAlone = Code("anonymousOperationNotAlone")
-        /// The requested operation name is not in the document, or the document has no operation at all.
-        public static let operationNotFound = Code("operationNotFound")
-        /// The document has several operations and no operation name was given.
-        public static let ambiguousOperation = Code("ambiguousOperation")
-        /// The document nests selection sets, values or list types deeper than the configured maximum.
-        public static let tooDeep = Code("tooDeep")
-        /// The document has more tokens than the configured maximum.
-        public static let tooLarge = Code("tooLarge")
+        // The parser's codes (`syntaxError`, `unknownFragment`, `tooDeep`, `invalidJSON`, ...) belong to
+        // GraphQLLanguageError.Code since the language moved to its own module; a client reports a document it
+        // cannot use as `invalidOperation` with the GraphQLLanguageError as its underlying error.
 
-        // MARK: JSON and the normalized store
+        // MARK: The normalized store
 
-        /// Bytes that are not one valid JSON value (UTF-8, RFC 8259); ``GraphQLCacheError/byteOffset`` says where.
-        public static let invalidJSON = Code("invalidJSON")
         /// A response's `data` does not fit the operation's selection: a selected field is missing, or an object
         /// field holds a string, number or boolean. ``GraphQLCacheError/path`` names the place.
         public static let responseMismatch = Code("responseMismatch")
@@ -114,7 +91,7 @@ public struct GraphQLCacheError: Error, CustomStringConvertible, Sendable {
         storage.locations
     }
 
-    /// Where in JSON input the problem is (0-based UTF-8 byte offset), for ``Code/invalidJSON``.
+    /// Where in JSON input the problem is (0-based UTF-8 byte offset), for an `invalidResponse` whose body is not JSON.
     public var byteOffset: Int? {
         storage.byteOffset
     }

@@ -59,7 +59,26 @@ struct ClientFreshnessTests {
         #expect(staleness(config, types: ["Account": 40], coordinates: ["Account.balance": 25]) == .seconds(15))
         // A field rule of .useDefault falls back to its type, then to the global default.
         #expect(staleness(config, coordinates: ["Profile.email": 301]) == .seconds(1))
-        #expect(FreshnessRules(config).separatedFields == ["Account": ["balance", "name"], "Profile": ["email"]])
+        // A .useDefault field rule is no rule of its own: its field is judged with its type.
+        #expect(FreshnessRules(config).separatedFields == ["Account": ["balance", "name"]])
+    }
+
+    @Test("an upstream hint decides below the local rules: stale past its end, ignored by a query-level timeout")
+    func upstreamHintBelowLocalRules() throws {
+        let rules = FreshnessRules(GraphQLCacheConfig())
+        let ended = ago(10)
+        let future = CacheInstant(nanoseconds: now.nanoseconds + 5_000_000_000)
+        let byDefault = try #require(rules.freshness(queryTimeout: .useDefault, now: now, staleBefore: nil))
+        #expect(byDefault.staleness(ago(20), ["Query": ago(1)], [:], upstreamExpiry: ended) == .seconds(10))
+        #expect(byDefault.staleness(ago(20), ["Query": ago(1)], [:], upstreamExpiry: future) == nil)
+        // The hinted fields are not in `byTypename`: an old hinted write within its hint is fresh past the default.
+        #expect(byDefault.staleness(ago(400), ["Query": ago(1)], [:], upstreamExpiry: future) == nil)
+        let explicit = try #require(rules.freshness(queryTimeout: 60, now: now, staleBefore: nil))
+        #expect(explicit.staleness(ago(20), ["Query": ago(20)], [:], upstreamExpiry: ended) == nil)
+        let off = FreshnessRules(GraphQLCacheConfig(isTimeoutEnabled: false))
+        #expect(off.freshness(queryTimeout: .useDefault, now: now, staleBefore: nil) == nil)
+        let typed = FreshnessRules(GraphQLCacheConfig(typeTimeouts: ["Account": 30, "Other": .useDefault]))
+        #expect(typed.ruledTypenames == ["Account"])
     }
 
     @Test("answers written at or before the timestamps were cleared are stale, even with timeouts off")

@@ -98,6 +98,36 @@ struct ClientPersistedQueryTests {
         #expect(try await harness.count("AccountBalance") == 4)
     }
 
+    @Test("PersistedQueryNotSupported turns APQ off for that upstream in every session of the store, until reset")
+    func notSupportedIsPerUpstream() async throws {
+        let harness = try await ClientHarness("apq-unsupported-upstream")
+        try await harness.configurePersistedQueries(#"{"mode": "unsupported"}"#)
+        let alice = try harness.client(.alice, configuration: apq)
+        let bob = try harness.client(.bob, configuration: apq)
+        _ = try await alice.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData).value()
+        // Bob's session sends the whole document at once: the upstream said it once, for everybody.
+        _ = try await bob.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData).value()
+        var report = try await harness.persistedQueries()
+        #expect(report.count("notSupported") == 1)
+        #expect(report.count("plain") == 2)
+
+        // Another upstream (another URL) of the same store is not concerned: it still gets hashes.
+        let other = try await FixtureServer.tenant("apq-unsupported-other")
+        let carol = try GraphQLClient(
+            url: other.graphqlURL, transport: harness.transport, store: harness.store, scope: .session("carol"),
+            credentials: .bearer(FixtureTenant.User.carol.token), configuration: apq)
+        _ = try await carol.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData).value()
+        #expect(try await other.counters().operation("Profile") == 2)  // hash, PersistedQueryNotFound, document
+
+        // Reset: the upstream enabled APQ since; the next query tries the hash again.
+        try await harness.configurePersistedQueries(#"{"mode": "on"}"#)
+        #expect(harness.store.resetPersistedQuerySupport() == 1)
+        _ = try await bob.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData).value()
+        report = try await harness.persistedQueries()
+        #expect(report.count("notFound") == 1)
+        #expect(report.count("registered") == 1)
+    }
+
     @Test("an upstream that forgot its hashes (a restart) is taught again, and the answer still arrives")
     func forgottenHashesAreResent() async throws {
         let harness = try await ClientHarness("apq-forgotten")

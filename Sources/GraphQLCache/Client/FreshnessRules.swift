@@ -4,21 +4,27 @@ import GraphQLLanguage
 /// A client's ``GraphQLCacheConfig`` with what every read needs precomputed.
 struct FreshnessRules: Sendable {
     let config: GraphQLCacheConfig
-    /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``).
+    /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``, `.useDefault`
+    /// entries left out).
     let separatedFields: [String: Set<String>]
     /// Whether only the global default applies below the query level (no type or field rules).
     let isUniform: Bool
+    /// Typenames with a rule of their own (not `.useDefault`): upstream hints on their fields give way to it.
+    let ruledTypenames: Set<String>
 
     init(_ config: GraphQLCacheConfig) {
         self.config = config
         var separated: [String: Set<String>] = [:]
-        for coordinate in config.fieldTimeouts.keys {
+        // A `.useDefault` field rule passes to the next step (its type's rule, the upstream's hint, the default): its
+        // field is gathered with its type, as if it had no rule.
+        for (coordinate, timeout) in config.fieldTimeouts where timeout != .useDefault {
             if let (typename, field) = GraphQLCacheConfig.split(coordinate) {
                 separated[typename, default: []].insert(field)
             }
         }
         self.separatedFields = separated
         self.isUniform = config.typeTimeouts.isEmpty && config.fieldTimeouts.isEmpty
+        self.ruledTypenames = Set(config.typeTimeouts.filter { $0.value != .useDefault }.keys)
     }
 
     /// How the store should judge one read: `nil` when nothing can make it stale.
@@ -32,8 +38,12 @@ struct FreshnessRules: Sendable {
             return nil
         }
         let perField = config.isTimeoutEnabled && queryTimeout == .useDefault && !isUniform
-        return ReadFreshness(separatedFields: perField ? separatedFields : [:]) { oldest, byTypename, byCoordinate in
-            judge.staleness(oldest: oldest, byTypename: byTypename, byCoordinate: byCoordinate)
+        return ReadFreshness(
+            separatedFields: perField ? separatedFields : [:],
+            ruledTypenames: perField ? ruledTypenames : []
+        ) { oldest, byTypename, byCoordinate, upstreamExpiry in
+            judge.staleness(
+                oldest: oldest, byTypename: byTypename, byCoordinate: byCoordinate, upstreamExpiry: upstreamExpiry)
         }
     }
 }
@@ -51,10 +61,16 @@ struct FreshnessJudge {
     }
 
     /// How long past its time-to-live the answer is (the worst field), or `nil` when it is fresh.
+    ///
+    /// The precedence, first match wins: the query-level timeout (explicit `cacheTimeout:`, else the query type's,
+    /// else what the caching policy hook decided) for every field; else per field its coordinate's rule, else its
+    /// type's rule; else the upstream's hint (`upstreamExpiry`: the fields it covers are not in `byTypename`);
+    /// else the default.
     func staleness(
         oldest: CacheInstant?,
         byTypename: [String: CacheInstant],
-        byCoordinate: [String: CacheInstant]
+        byCoordinate: [String: CacheInstant],
+        upstreamExpiry: CacheInstant? = nil
     ) -> Duration? {
         guard let oldest else {
             return nil
@@ -73,7 +89,10 @@ struct FreshnessJudge {
         case .seconds(let seconds):
             return Self.worse(worst, excess(since: oldest, seconds: seconds))
         case .useDefault:
-            if rules.isUniform {
+            if let upstreamExpiry, now > upstreamExpiry {
+                worst = Self.worse(worst, now.duration(since: upstreamExpiry))
+            }
+            if rules.isUniform, upstreamExpiry == nil {
                 return Self.worse(worst, excess(since: oldest, seconds: config.defaultTimeout))
             }
             for (typename, instant) in byTypename {

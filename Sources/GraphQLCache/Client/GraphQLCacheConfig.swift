@@ -8,9 +8,12 @@
 /// 2. the query type's ``CacheableQuery/cacheTimeout``;
 /// 3. for each field, its schema coordinate's entry in ``fieldTimeouts`` (`Account.balance`), else its type's
 ///    entry in ``typeTimeouts`` (`Account`);
-/// 4. ``defaultTimeout``.
+/// 4. for each field, the upstream's hint: the smallest `maxAge` of the `Cache-Control` header and the
+///    `extensions.cacheControl` hints on its path (``GraphQLRecordField/upstreamMaxAge``);
+/// 5. ``defaultTimeout``.
 ///
-/// A `.useDefault` at steps 1-3 passes to the next step. With ``isTimeoutEnabled`` off nothing expires (the
+/// In short: explicit query timeout > local rule > upstream hint > default (see <doc:UpstreamCacheHints>). A
+/// `.useDefault` at steps 1-3 passes to the next step. With ``isTimeoutEnabled`` off nothing expires (the
 /// seed's switch), whatever the other rules say.
 import GraphQLLanguage
 

@@ -23,8 +23,9 @@ extension GraphQLClient {
         public var usesGETForQueries: Bool
         /// Automatic persisted queries (APQ, as Apollo defines them): send a document's SHA-256 instead of the
         /// document, and the document only when the upstream answers `PersistedQueryNotFound` (once per document,
-        /// then the upstream knows the hash). On `PersistedQueryNotSupported` the client sends whole documents
-        /// from then on. Saves the document's bytes on every request and lets an HTTP cache in front of the
+        /// then the upstream knows the hash). On `PersistedQueryNotSupported` every client of the same store sends
+        /// whole documents to that upstream (its URL) from then on: the sessions of a hub learn it once
+        /// (``GraphQLNormalizedStore/resetPersistedQuerySupport()`` forgets it). Saves the document's bytes on every request and lets an HTTP cache in front of the
         /// upstream key GET requests on a short URL. Default: false.
         public var usesAutomaticPersistedQueries: Bool
         /// With ``usesAutomaticPersistedQueries``, send queries that go by hash alone as
@@ -55,6 +56,17 @@ extension GraphQLClient {
         public var decodingUserInfo: [CodingUserInfoKey: any Sendable]
         /// Hears of every upstream fetch and second-level read (see `CacheInstrumentation`). Default: nil.
         public var instrumentation: (any CacheInstrumentation)?
+        /// Share answers the upstream declared `PUBLIC` with the other sessions of the same store that opted in too.
+        ///
+        /// An answer is shared only when every part of it is public: no `Cache-Control: private` and no `PRIVATE`
+        /// hint, no `Vary` on `Authorization`, `Cookie` or `*`, no `Set-Cookie`, no malformed hint, and a positive
+        /// `maxAge` (the header's, or a hint on every root field; a header alone must also say `public`). It is kept
+        /// whole, keyed by the upstream URL, the configured ``headers``, the document's hash and the variables (never
+        /// by the session's credentials), and a cache-first miss of another session with the same query is answered
+        /// from it (merged into that session's scope, with its original write time) while it is within its
+        /// `maxAge` and the shortest lifetime of this client's own rules. `PRIVATE` answers never leave their
+        /// session. Default: false (every session asks the upstream for itself).
+        public var sharesPublicResponses: Bool
 
         /// Creates a configuration; each parameter defaults to the value documented on its property.
         public init(
@@ -67,8 +79,10 @@ extension GraphQLClient {
             maximumTrackedQueries: Int = 10_000,
             decodingUserInfo: [CodingUserInfoKey: any Sendable] = [:],
             usesAutomaticPersistedQueries: Bool = false,
-            usesGETForHashedQueries: Bool = false
+            usesGETForHashedQueries: Bool = false,
+            sharesPublicResponses: Bool = false
         ) {
+            self.sharesPublicResponses = sharesPublicResponses
             self.usesAutomaticPersistedQueries = usesAutomaticPersistedQueries
             self.usesGETForHashedQueries = usesGETForHashedQueries
             self.usesGETForQueries = usesGETForQueries

@@ -191,11 +191,7 @@ extension GraphQLClient {
             guard case .hit(let hit) = try reader.cached(self, request, freshness) else {
                 return nil
             }
-            let staleness = freshness?.staleness(
-                hit.oldestWrite,
-                hit.oldestWriteByTypename,
-                hit.oldestWriteByCoordinate
-            )
+            let staleness = freshness?.staleness(of: hit)
             return .success(
                 GraphQLResult(
                     data: hit.data,

@@ -68,6 +68,12 @@ extension GraphQLClient {
         if isClosed {
             return .failure(.closedError())
         }
+        if readingSecondLevel, storing, let mutationsSeen, configuration.sharesPublicResponses,
+            request.document.kind == .query,
+            let shared = servePublicResponse(request, generation: generation, mutationsSeen: mutationsSeen)
+        {
+            return .success(shared)
+        }
         var secondLevelGeneration: SecondLevelGeneration?
         if readingSecondLevel, storing, let mutationsSeen, let secondLevel, request.document.kind == .query {
             switch await consultSecondLevel(
@@ -86,18 +92,27 @@ extension GraphQLClient {
             return .failure(parsed.failure(code: .graphQLErrors))
         }
         var answer = NetworkAnswer(data: data, errors: parsed.errors, extensions: parsed.extensions, wasStored: false)
-        guard storing, parsed.errors.isEmpty || configuration.partialDataPolicy == .deliverAndCache else {
+        // `Cache-Control: no-store`: delivered, never stored (nor kept by the second level or shared).
+        guard storing, !parsed.upstream.isNoStore,
+            parsed.errors.isEmpty || configuration.partialDataPolicy == .deliverAndCache
+        else {
             return .success(answer)
         }
         do {
-            answer.wasStored = try merge(data, of: request, generation: generation, mutationsSeen: mutationsSeen)
+            answer.wasStored = try merge(
+                data, of: request, generation: generation, mutationsSeen: mutationsSeen, upstream: parsed.upstream)
         } catch {
             return .failure(error)
         }
         if answer.wasStored, parsed.errors.isEmpty, let secondLevel, let secondLevelGeneration {
             secondLevel.write(
-                secondLevelEntry(data, of: request), for: secondLevelKey(request), in: scope,
-                generation: secondLevelGeneration)
+                secondLevelEntry(data, of: request, upstreamMaxAge: parsed.upstream.maxAge),
+                for: secondLevelKey(request), in: scope, generation: secondLevelGeneration)
+        }
+        if answer.wasStored, parsed.errors.isEmpty, configuration.sharesPublicResponses,
+            request.document.kind == .query
+        {
+            sharePublicResponse(data, of: request, upstream: parsed.upstream)
         }
         return .success(answer)
     }
@@ -106,8 +121,12 @@ extension GraphQLClient {
     /// mutation of this client wrote its result since `mutationsSeen` (nil for a mutation, whose write is
     /// counted). Returns whether it was stored: never once the client is closed (an answer in flight at ``close()``
     /// is delivered only).
+    ///
+    /// `upstream` gives the fields their hinted `maxAge`; `writtenAt` stamps them with an earlier write time (an
+    /// answer kept since then) instead of now.
     func merge(
-        _ data: GraphQLJSONObject, of request: PreparedRequest, generation: CacheGeneration, mutationsSeen: UInt64?
+        _ data: GraphQLJSONObject, of request: PreparedRequest, generation: CacheGeneration, mutationsSeen: UInt64?,
+        upstream: UpstreamCachePolicy = .none, writtenAt: CacheInstant? = nil
     ) throws(GraphQLCacheError) -> Bool {
         let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
             if closed.load(ordering: .acquiring) {
@@ -121,10 +140,13 @@ extension GraphQLClient {
                 variables: request.variables,
                 data: data,
                 in: scope,
-                ifGeneration: generation
+                ifGeneration: generation,
+                upstream: upstream,
+                writtenAt: writtenAt
             )
             if mutationsSeen == nil, outcome.changes != nil {
                 landed += 1
+                lastMutationWrite.store(store.clock.now().nanoseconds, ordering: .relaxed)
             }
             return outcome
         }
@@ -136,11 +158,10 @@ extension GraphQLClient {
     }
 
     /// The upstream's parsed answer, under automatic persisted queries when configured: the hash first, the
-    /// document with its hash after `PersistedQueryNotFound`, the document alone (and APQ off for this client)
-    /// after `PersistedQueryNotSupported`.
+    /// document with its hash after `PersistedQueryNotFound`, the document alone after `PersistedQueryNotSupported`,
+    /// and APQ off for this upstream (its URL) from then on, for every client of the store: every session's.
     private func answer(_ request: PreparedRequest) async -> Result<GraphQLHTTPResponse, GraphQLCacheError> {
-        guard configuration.usesAutomaticPersistedQueries, !persistedQueriesUnsupported.load(ordering: .relaxed)
-        else {
+        guard configuration.usesAutomaticPersistedQueries, !store.persistedQuerySupport.isUnsupported(url) else {
             return await parsedAnswer(request, payload: .document)
         }
         let first = await parsedAnswer(request, payload: .hashOnly)
@@ -150,7 +171,7 @@ extension GraphQLClient {
         case .notFound:
             return await parsedAnswer(request, payload: .documentAndHash)
         case .notSupported:
-            persistedQueriesUnsupported.store(true, ordering: .relaxed)
+            store.persistedQuerySupport.markUnsupported(url)
             return await parsedAnswer(request, payload: .document)
         }
     }

@@ -59,11 +59,15 @@ extension GraphQLClient {
     /// A network answer just merged, as the second level keeps it: fresh for the shortest lifetime any of this
     /// client's freshness rules gives (the query's, the default, every type and field rule), so another replica
     /// never takes a field as fresh past its own lifetime on this one.
-    func secondLevelEntry(_ data: GraphQLJSONObject, of request: PreparedRequest) -> GraphQLSecondLevelEntry {
+    /// An upstream `maxAge` shortens it further (the merged copy another replica makes carries no hints).
+    func secondLevelEntry(
+        _ data: GraphQLJSONObject, of request: PreparedRequest, upstreamMaxAge: Double? = nil
+    ) -> GraphQLSecondLevelEntry {
         let storedAt = store.clock.wallClockNow()
+        let lifetimes = [secondLevelLifetime(request), upstreamMaxAge].compactMap { $0 }
         return GraphQLSecondLevelEntry(
             data: GraphQLJSON.object(data).jsonBytes(), storedAt: storedAt,
-            expiresAt: secondLevelLifetime(request).map { OutsideValue.date(storedAt, advancedBy: $0) })
+            expiresAt: lifetimes.min().map { OutsideValue.date(storedAt, advancedBy: $0) })
     }
 
     /// The shortest lifetime, in seconds, any of this client's freshness rules gives `request`'s result (the

@@ -43,12 +43,13 @@ public final class GraphQLClient: Sendable {
     /// How many of this client's mutations have written their result. A query's answer is written only if none
     /// did since the query left, under this lock, so an answer from before a mutation never overwrites its result.
     let landedMutations = Mutex<UInt64>(0)
+    /// When this client's last mutation wrote its result (store clock nanoseconds; `Int64.min` before any): a
+    /// shared public answer kept before it may predate what the mutation changed, and is not served.
+    let lastMutationWrite = Atomic<Int64>(.min)
     let backgroundTasks = BackgroundTasks()
     /// Set once by ``close()``; read when an operation starts (one acquiring load) and again before anything is sent
     /// or merged.
     let closed = Atomic<Bool>(false)
-    /// Set when the upstream answered `PersistedQueryNotSupported`: whole documents from then on.
-    let persistedQueriesUnsupported = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss before the upstream (cache-first queries) and written
     /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
     public let secondLevel: (any GraphQLSecondLevel)?

@@ -8,6 +8,8 @@ struct GraphQLHTTPResponse {
     let data: GraphQLJSONObject?
     let errors: [GraphQLResponseError]
     let extensions: GraphQLJSONObject?
+    /// What the upstream said about caching the answer (headers and `extensions.cacheControl`).
+    let upstream: UpstreamCachePolicy
 
     /// Reads the body.
     /// - Throws: `httpStatus` for a non-2xx status (with the body's `errors` when it is a GraphQL response),
@@ -33,6 +35,7 @@ struct GraphQLHTTPResponse {
         errors = errorList?.arrayValue?.compactMap(GraphQLResponseError.init(json:)) ?? []
         extensions = object?["extensions"]?.objectValue
         data = object?["data"]?.objectValue
+        upstream = UpstreamCachePolicy(headers: response.headers, extensions: extensions)
         guard response.isSuccess else {
             throw Self.failure(status: status, errors: errors, data: data, extensions: extensions, code: .httpStatus)
         }

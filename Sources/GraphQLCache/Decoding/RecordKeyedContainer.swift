@@ -90,21 +90,20 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             guard let position = position(of: name, in: collected) else {
                 return nil
             }
-            if collected.fields[position].isTypename {
+            let field = collected.fields[position]
+            if field.isTypename {
                 return record.typename.map(GraphQLJSON.string)
             }
-            guard
-                let stored = record.fields.field(
-                    decoder.storageKey(of: collected.fields[position]),
-                    hint: collected.fields[position].storedPosition
-                )
+            // The stored value is read in place, by position: copying the stored field out first costs a retain and
+            // a release of its value for every leaf decoded.
+            guard let index = record.fields.position(of: decoder.storageKey(of: field), hint: field.storedPosition)
             else {
                 return nil
             }
-            if case .scalar(let json) = stored.value {
+            if case .scalar(let json) = record.fields.entries[index].field.value {
                 return json
             }
-            return collected.fields[position].child == nil ? stored.value.leafValue : nil
+            return field.child == nil ? record.fields.entries[index].field.value.leafValue : nil
         case .object(let object):
             return objectPosition(of: name, in: object).map { object.values[$0] }
         }

@@ -117,6 +117,7 @@ extension GraphQLNormalizedStore {
             }
         let table = table(for: scope)
         let separated = freshness?.separatedFields ?? [:]
+        let ruled = freshness?.ruledTypenames ?? []
         let result: GraphQLReadResult<Value>
         if let table {
             result = try table.read { (state) throws(GraphQLCacheError) in
@@ -125,20 +126,22 @@ extension GraphQLNormalizedStore {
                     context: context,
                     tick: table.nextTick(),
                     separatedFields: separated,
+                    ruledTypenames: ruled,
                     tracksTouched: reportsTouched
                 )
                 return try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
             }
         } else {
             var reader = RecordReader(
-                records: [:], context: context, tick: 0, separatedFields: separated, tracksTouched: reportsTouched)
+                records: [:], context: context, tick: 0, separatedFields: separated, ruledTypenames: ruled,
+                tracksTouched: reportsTouched)
             result = try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
         }
         let outcome: ReadOutcome
         var staleness: Duration?
         switch result {
         case .hit(let hit):
-            staleness = freshness?.staleness(hit.oldestWrite, hit.oldestWriteByTypename, hit.oldestWriteByCoordinate)
+            staleness = freshness?.staleness(of: hit)
             outcome = staleness == nil ? .hit : .staleHit
         case .miss:
             outcome = .miss
@@ -173,7 +176,8 @@ extension GraphQLNormalizedStore {
                 touchedRecordKeys: reader.touched,
                 oldestWrite: reader.oldestWrite,
                 oldestWriteByTypename: reader.oldestByTypename,
-                oldestWriteByCoordinate: reader.oldestByCoordinate
+                oldestWriteByCoordinate: reader.oldestByCoordinate,
+                upstreamExpiry: reader.upstreamExpiry
             )
         )
     }
@@ -184,14 +188,32 @@ struct ReadFreshness {
     /// Typename → field names whose write times are gathered per schema coordinate (fields with a TTL of their
     /// own), so they do not count for their type's TTL.
     var separatedFields: [String: Set<String>]
+    /// Typenames with a TTL of their own: the upstream's hints on their fields give way to it.
+    var ruledTypenames: Set<String> = []
     /// How long past its time-to-live a hit is, from its oldest write times (overall, per typename, per
-    /// coordinate); `nil` when it is fresh.
-    var staleness:
+    /// coordinate) and the earliest end of an upstream hint; `nil` when it is fresh.
+    var judge:
         (
             _ oldestWrite: CacheInstant?,
             _ byTypename: [String: CacheInstant],
-            _ byCoordinate: [String: CacheInstant]
+            _ byCoordinate: [String: CacheInstant],
+            _ upstreamExpiry: CacheInstant?
         ) -> Duration?
+
+    /// How long past its time-to-live a hit is; `nil` when it is fresh.
+    func staleness(
+        _ oldestWrite: CacheInstant?,
+        _ byTypename: [String: CacheInstant],
+        _ byCoordinate: [String: CacheInstant],
+        upstreamExpiry: CacheInstant? = nil
+    ) -> Duration? {
+        judge(oldestWrite, byTypename, byCoordinate, upstreamExpiry)
+    }
+
+    /// How long past its time-to-live `hit` is; `nil` when it is fresh.
+    func staleness<Value>(of hit: GraphQLCacheHit<Value>) -> Duration? {
+        judge(hit.oldestWrite, hit.oldestWriteByTypename, hit.oldestWriteByCoordinate, hit.upstreamExpiry)
+    }
 }
 
 /// How a read is counted.

@@ -29,14 +29,29 @@ extension GraphQLNormalizedStore {
         in scope: CacheScope,
         ifGeneration generation: CacheGeneration? = nil
     ) throws(GraphQLCacheError) -> GraphQLWriteOutcome {
+        try write(operation, variables: variables, data: data, in: scope, ifGeneration: generation, upstream: .none)
+    }
+
+    /// ``write(_:variables:data:in:ifGeneration:)`` under what the upstream said about the answer (its fields get
+    /// their hinted `maxAge`), stamped `writtenAt` instead of now when given (an answer kept since then, served
+    /// again: its age stays honest).
+    func write(
+        _ operation: GraphQLPreparedOperation,
+        variables: GraphQLJSONObject,
+        data: GraphQLJSONObject,
+        in scope: CacheScope,
+        ifGeneration generation: CacheGeneration?,
+        upstream: UpstreamCachePolicy,
+        writtenAt: CacheInstant? = nil
+    ) throws(GraphQLCacheError) -> GraphQLWriteOutcome {
         let definition = operation.operation
         let context = SelectionContext(
             fragments: operation.fragments,
             variables: definition.resolvedVariables(variables),
             configuration: cacheConfiguration
         )
-        let now = clock.now()
-        var normalizer = ResponseNormalizer(context: context, now: now, sizing: sizing)
+        let now = writtenAt ?? clock.now()
+        var normalizer = ResponseNormalizer(context: context, now: now, sizing: sizing, upstream: upstream)
         try normalizer.normalize(
             data: data,
             rootKey: Self.rootKey(of: definition.kind),

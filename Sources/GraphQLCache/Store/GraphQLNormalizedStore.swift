@@ -48,6 +48,10 @@ public final class GraphQLNormalizedStore: Sendable {
     let writeQueue = ScopeDueQueue()
     /// The selection plans of the client's cached reads, per prepared document and variables.
     let selectionPlans = SelectionPlanCache(maximumPlans: 512)
+    /// Answers the upstream declared `PUBLIC`, for clients that share them across sessions (off by default).
+    let publicResponses: PublicResponseCache
+    /// The upstreams that answered `PersistedQueryNotSupported`, for every client of the store.
+    let persistedQuerySupport = PersistedQuerySupport()
 
     /// - Parameters:
     ///   - cacheConfiguration: key providers and possible types; without providers, objects are stored under
@@ -80,10 +84,12 @@ public final class GraphQLNormalizedStore: Sendable {
         self.partitions = ScopedPartitions(stripeCount: configuration.stripeCount)
         self.sizing = configuration.sizing
         self.liveLimits = LiveRecordLimits(configuration)
+        self.publicResponses = PublicResponseCache(budget: budget)
         budget?.register(self)
     }
 
     deinit {
+        publicResponses.removeAll()
         guard let budget else {
             return
         }
@@ -112,6 +118,26 @@ public final class GraphQLNormalizedStore: Sendable {
     /// Counters of every scope ever held and sizes of the live ones.
     public func statistics() -> CacheStatistics {
         partitions.totalStatistics()
+    }
+
+    /// Answers kept for sharing across sessions now: `PUBLIC` answers of clients that opted in with
+    /// ``GraphQLClient/Configuration/sharesPublicResponses``.
+    public var sharedPublicResponseCount: Int {
+        publicResponses.count
+    }
+
+    /// Forgets every answer kept for sharing across sessions (each session's own records stay); returns how many.
+    @discardableResult
+    public func removeSharedPublicResponses() -> Int {
+        publicResponses.removeAll()
+    }
+
+    /// Forgets which upstreams answered `PersistedQueryNotSupported` (every client of the store sends them whole
+    /// documents since), so the next operation to each tries automatic persisted queries again: for an upstream
+    /// that has enabled them since. Returns how many upstreams were forgotten.
+    @discardableResult
+    public func resetPersistedQuerySupport() -> Int {
+        persistedQuerySupport.reset()
     }
 
     /// Records held by the scope now.

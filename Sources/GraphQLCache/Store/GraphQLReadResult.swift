@@ -44,6 +44,11 @@ public struct GraphQLCacheHit<Value> {
     /// keep apart from their type (the GraphQL client does so for fields with a time-to-live of their own);
     /// empty otherwise.
     public var oldestWriteByCoordinate: [String: CacheInstant]
+    /// The earliest instant an upstream `maxAge` (``GraphQLRecordField/upstreamMaxAge``) ends for a field read,
+    /// among the fields whose freshness the hint decides; `nil` when none has one. Such fields count for
+    /// ``oldestWrite`` but not for ``oldestWriteByTypename``. (The GraphQL client's reads leave out fields with a
+    /// local rule, which comes first; the store's public reads know no rules and include every hinted field.)
+    public var upstreamExpiry: CacheInstant?
 
     /// Creates a hit.
     public init(
@@ -51,13 +56,15 @@ public struct GraphQLCacheHit<Value> {
         touchedRecordKeys: Set<String>,
         oldestWrite: CacheInstant?,
         oldestWriteByTypename: [String: CacheInstant],
-        oldestWriteByCoordinate: [String: CacheInstant] = [:]
+        oldestWriteByCoordinate: [String: CacheInstant] = [:],
+        upstreamExpiry: CacheInstant? = nil
     ) {
         self.data = data
         self.touchedRecordKeys = touchedRecordKeys
         self.oldestWrite = oldestWrite
         self.oldestWriteByTypename = oldestWriteByTypename
         self.oldestWriteByCoordinate = oldestWriteByCoordinate
+        self.upstreamExpiry = upstreamExpiry
     }
 }
 

@@ -43,11 +43,17 @@ public struct GraphQLRecordField: Sendable, Hashable {
     public var value: GraphQLRecordValue
     /// When a response last wrote this field (even with an unchanged value), on the store's clock.
     public var writtenAt: CacheInstant
+    /// How long the upstream said the field may be cached, in seconds from ``writtenAt``, when the answer that
+    /// wrote it said so (`Cache-Control: max-age`, or the smallest `extensions.cacheControl` hint on its path);
+    /// `nil` otherwise. A later write without a hint removes it. Local rules decide first: see
+    /// ``GraphQLCacheConfig`` for the precedence.
+    public var upstreamMaxAge: Double?
 
     /// Creates a field value.
-    public init(value: GraphQLRecordValue, writtenAt: CacheInstant) {
+    public init(value: GraphQLRecordValue, writtenAt: CacheInstant, upstreamMaxAge: Double? = nil) {
         self.value = value
         self.writtenAt = writtenAt
+        self.upstreamMaxAge = upstreamMaxAge
     }
 }
 

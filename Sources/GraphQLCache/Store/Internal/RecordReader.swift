@@ -17,8 +17,13 @@ struct RecordReader {
     /// Whether ``touched`` is gathered: the store's public reads report it, the client's reads (which never use
     /// it) skip a set insertion per record.
     let tracksTouched: Bool
+    /// Typenames with a local time-to-live of their own: their fields' upstream hints do not apply (a local rule
+    /// comes before the upstream's), so they are gathered with their type.
+    let ruledTypenames: Set<String>
     private(set) var touched = Set<String>()
     private(set) var oldestWrite: CacheInstant?
+    /// The earliest end of an upstream `maxAge` among the fields read whose freshness it decides.
+    private(set) var upstreamExpiry: CacheInstant?
     private(set) var oldestByCoordinate: [String: CacheInstant] = [:]
     private var oldestByTypenameSoFar: [String: CacheInstant] = [:]
     /// The typename whose oldest write is being gathered, kept out of the dictionary while consecutive records
@@ -33,12 +38,14 @@ struct RecordReader {
         context: SelectionContext,
         tick: UInt64,
         separatedFields: [String: Set<String>] = [:],
+        ruledTypenames: Set<String> = [],
         tracksTouched: Bool = true
     ) {
         self.records = records
         self.context = context
         self.tick = tick
         self.separatedFields = separatedFields
+        self.ruledTypenames = ruledTypenames
         self.tracksTouched = tracksTouched
     }
 
@@ -70,16 +77,17 @@ struct RecordReader {
                 }
                 continue
             }
-            guard let stored = lookUp(field, in: record) else {
+            // By position, not by copying the stored field out: a check reads the value in place.
+            guard let position = lookUpPosition(field, in: record) else {
                 return false
             }
             if let child = field.child {
                 path.push(.key(field.responseKey))
-                guard try check(stored.value, node: child) else {
+                guard try check(record.fields.entries[position].field.value, node: child) else {
                     return false
                 }
                 path.pop()
-            } else if !stored.value.isLeafValue {
+            } else if !record.fields.entries[position].field.value.isLeafValue {
                 recordMiss(at: field.responseKey, .unexpectedValue)
                 return false
             }
@@ -213,17 +221,40 @@ struct RecordReader {
 
     /// The stored field for a collected field, noting its write time; `nil` (a miss) when absent.
     private mutating func lookUp(_ field: CollectedField, in record: NormalizedRecord) -> GraphQLRecordField? {
-        guard let stored = record.fields.field(context.storageKey(of: field), hint: field.storedPosition) else {
+        lookUpPosition(field, in: record).map { record.fields.entries[$0].field }
+    }
+
+    /// The position of the stored field for a collected field among the record's fields, noting its write time;
+    /// `nil` (a miss) when absent.
+    private mutating func lookUpPosition(_ field: CollectedField, in record: NormalizedRecord) -> Int? {
+        guard let position = record.fields.position(of: context.storageKey(of: field), hint: field.storedPosition)
+        else {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }
+        let writtenAt = record.fields.entries[position].field.writtenAt
+        let upstreamMaxAge = record.fields.entries[position].field.upstreamMaxAge
         let typename = record.typename ?? ""
         if !separatedFields.isEmpty, separatedFields[typename]?.contains(field.name) == true {
-            noteSeparately(stored.writtenAt, coordinate: typename + "." + field.name)
+            noteSeparately(writtenAt, coordinate: typename + "." + field.name)
+        } else if let upstreamMaxAge, ruledTypenames.isEmpty || !ruledTypenames.contains(typename) {
+            noteHinted(writtenAt, maxAge: upstreamMaxAge)
         } else {
-            note(stored.writtenAt, typename: typename)
+            note(writtenAt, typename: typename)
         }
-        return stored
+        return position
+    }
+
+    /// Notes the write time of a field whose freshness the upstream's hint decides: it counts for ``oldestWrite``
+    /// (the answer's age) but not for its type.
+    private mutating func noteHinted(_ instant: CacheInstant, maxAge: Double) {
+        if oldestWrite.map({ instant < $0 }) ?? true {
+            oldestWrite = instant
+        }
+        let expiry = instant.advanced(by: OutsideValue.clampedDuration(seconds: maxAge))
+        if upstreamExpiry.map({ expiry < $0 }) ?? true {
+            upstreamExpiry = expiry
+        }
     }
 
     /// Notes the write time of a field gathered per coordinate: it counts for ``oldestWrite`` but not for its type.
@@ -280,7 +311,11 @@ extension GraphQLRecordValue {
     /// Whether the value can answer a field selected without sub-selection: a scalar, or an empty list (which
     /// a list of objects and a list of scalars share).
     var isLeafValue: Bool {
-        leafValue != nil
+        switch self {
+        case .scalar: true
+        case .list(let elements): elements.isEmpty
+        case .reference: false
+        }
     }
 
     /// The value as a leaf's JSON, when it is one (see `isLeafValue`).

@@ -11,17 +11,27 @@ struct ResponseNormalizer {
     private(set) var drafts: [String: RecordDraft] = [:]
     private var path = ResponsePath()
     private let needsKeys: Bool
+    /// The upstream's `maxAge` hints by path, `nil` when the answer carried none (the walk then skips them).
+    private let hints: CacheHintTree?
+    private let headerMaxAge: Double?
 
     /// What the drafts would be charged as new records: the write's size (its events report it).
     var draftBytes: Int {
         drafts.values.reduce(0) { $0 + $1.bytes }
     }
 
-    init(context: SelectionContext, now: CacheInstant, sizing: RecordSizing) {
+    /// - Parameter upstream: the upstream's statement about the answer: every field written gets the smallest
+    ///   `maxAge` on its path (its own hint, its ancestors', the header's) as ``GraphQLRecordField/upstreamMaxAge``.
+    init(
+        context: SelectionContext, now: CacheInstant, sizing: RecordSizing,
+        upstream: UpstreamCachePolicy = .none
+    ) {
         self.context = context
         self.now = now
         self.sizing = sizing
         self.needsKeys = context.configuration.hasCacheKeyProviders
+        self.hints = upstream.boundsFreshness ? upstream.hints : nil
+        self.headerMaxAge = upstream.headerMaxAge
     }
 
     /// Normalizes the root object into the root record `rootKey`.
@@ -31,14 +41,24 @@ struct ResponseNormalizer {
         rootTypename: String,
         node: SelectionNode
     ) throws(GraphQLCacheError) {
-        try normalizeObject(data, key: rootKey, node: node, defaultTypename: rootTypename)
+        let cursor = hints?.root(headerMaxAge: headerMaxAge) ?? CacheHintTree.Cursor(node: nil, maxAge: nil)
+        try normalizeObject(data, key: rootKey, node: node, defaultTypename: rootTypename, hint: cursor)
+    }
+
+    /// The hint cursor one step down (unchanged when the answer has no hints).
+    private func entering(_ step: CacheHintTree.Step, from cursor: CacheHintTree.Cursor) -> CacheHintTree.Cursor {
+        guard let hints, cursor.node != nil else {
+            return cursor
+        }
+        return hints.entering(step, from: cursor)
     }
 
     private mutating func normalizeObject(
         _ object: GraphQLJSONObject,
         key: String,
         node: SelectionNode,
-        defaultTypename: String?
+        defaultTypename: String?,
+        hint: CacheHintTree.Cursor
     ) throws(GraphQLCacheError) {
         let typename = try typename(of: object, node: node) ?? defaultTypename
         let collected: CollectedFields
@@ -64,15 +84,17 @@ struct ResponseNormalizer {
                 continue
             }
             let storageKey = context.storageKey(of: field)
+            let fieldHint = entering(.key(field.responseKey), from: hint)
             let stored: GraphQLRecordValue
             if let child = field.child {
                 path.push(.key(field.responseKey))
-                stored = try normalizeComposite(value, parentKey: key, storageKey: storageKey, node: child)
+                stored = try normalizeComposite(
+                    value, parentKey: key, storageKey: storageKey, node: child, hint: fieldHint)
                 path.pop()
             } else {
                 stored = .scalar(value)
             }
-            let written = GraphQLRecordField(value: stored, writtenAt: now)
+            let written = GraphQLRecordField(value: stored, writtenAt: now, upstreamMaxAge: fieldHint.maxAge)
             if collected.hasRepeatedStorageKeys {
                 if let replaced = draft.fields.update(written, forKey: storageKey, hint: -1) {
                     draft.bytes -= sizing.fieldBytes(storageKey, replaced.value)
@@ -90,14 +112,15 @@ struct ResponseNormalizer {
         _ value: GraphQLJSON,
         parentKey: String,
         storageKey: String,
-        node: SelectionNode
+        node: SelectionNode,
+        hint: CacheHintTree.Cursor
     ) throws(GraphQLCacheError) -> GraphQLRecordValue {
         switch value {
         case .null:
             return .scalar(.null)
         case .object(let object):
             let key = try recordKey(of: object, node: node, parentKey: parentKey, storageKey: storageKey)
-            try normalizeObject(object, key: key, node: node, defaultTypename: nil)
+            try normalizeObject(object, key: key, node: node, defaultTypename: nil, hint: hint)
             return .reference(key)
         case .array(let elements):
             var normalized: [GraphQLRecordValue] = []
@@ -105,7 +128,9 @@ struct ResponseNormalizer {
             for (index, element) in elements.enumerated() {
                 path.push(.index(index))
                 normalized.append(
-                    try normalizeComposite(element, parentKey: parentKey, storageKey: storageKey, node: node)
+                    try normalizeComposite(
+                        element, parentKey: parentKey, storageKey: storageKey, node: node,
+                        hint: entering(.index(index), from: hint))
                 )
                 path.pop()
             }
