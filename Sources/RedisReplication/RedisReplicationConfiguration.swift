@@ -38,6 +38,9 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     /// Outgoing messages kept while Redis is unreachable; beyond it they are replaced by one request that every
     /// replica drop its local entries. Default: 10 000.
     public var outboxLimit: Int
+    /// One server, or a Redis Cluster's seed nodes (a URL listing several hosts, or `UCACHE_REDIS_CLUSTER=1`).
+    /// Default: ``RedisTopology/standalone``.
+    public var topology: RedisTopology = .standalone
 
     /// A configuration with every field given or defaulted (see each field).
     public init(
@@ -68,7 +71,8 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         self.outboxLimit = outboxLimit
     }
 
-    /// Parses `redis://[user[:password]@]host[:port]` (percent-escapes in user and password are decoded).
+    /// Parses `redis://[user[:password]@]host[:port][,host:port…]` (several hosts: the seeds of a Redis Cluster;
+    /// percent-escapes in user and password are decoded).
     ///
     /// - Parameters:
     ///   - url: `redis://[user]:password@host[:port]`.
@@ -95,15 +99,10 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
                 username = String(credentials).removingPercentEncodingSafely
             }
         }
-        if let colon = rest.lastIndex(of: ":") {
-            guard let parsed = Int(rest[rest.index(after: colon)...]), (1...65535).contains(parsed) else {
-                throw RedisReplicationError(.invalidURL, "The Redis URL's port is not a number in 1…65535.")
-            }
-            port = parsed
-            rest = rest[..<colon]
-        }
-        guard !rest.isEmpty else { throw RedisReplicationError(.invalidURL, "The Redis URL names no host.") }
-        host = String(rest)
+        let nodes = try Self.nodes(in: rest)
+        host = nodes[0].host
+        port = nodes[0].port
+        if nodes.count > 1 { topology = .cluster(seeds: nodes) }
         try checkCredentials()
     }
 
@@ -145,6 +144,7 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         }
         try self.init(url: url, allowsUnauthenticated: allowed)
         if let channel = environment[Self.channelEnvironmentVariable], !channel.isEmpty { self.channel = channel }
+        try applyClusterEnvironment(environment)
     }
 
     /// Host, port, user and channel; the password is shown as `***`.

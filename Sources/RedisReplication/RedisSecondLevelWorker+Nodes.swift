@@ -1,0 +1,150 @@
+import UnifiedCache
+
+/// Nodes: discovery of the slot map, connections, routing and the loss of a node.
+extension RedisSecondLevelWorker {
+    /// The node that serves `slot`: the one configured node, or the slot's owner in the cluster map.
+    func node(for slot: Int) -> RedisNodeAddress? {
+        guard isCluster else {
+            return RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)
+        }
+        return map[slot]
+    }
+
+    func linkTo(_ node: RedisNodeAddress) -> RedisNodeLink {
+        if let link = links[node] { return link }
+        let made = RedisNodeLink(node: node, now: clock.now, backoff: configuration.connection.initialBackoff)
+        links[node] = made
+        return made
+    }
+
+    /// Discovers the slot map when it is missing or stale (at most once per ping interval), and connects every
+    /// node whose reconnection is due.
+    func maintain() {
+        let now = clock.now
+        if isCluster, map.nodes.isEmpty || mapRefreshDue, now >= nextDiscovery {
+            let (found, error) = RedisClusterMap.discover(
+                configuration.connection, known: map.nodes.union(links.keys))
+            if found.nodes.isEmpty {
+                if let error { record(error) }
+                nextDiscovery = clock.now + discoveryBackoff * Double.random(in: 0.8...1.2)
+                discoveryBackoff = min(discoveryBackoff * 2, configuration.connection.maximumBackoff)
+            } else {
+                map = found
+                mapRefreshDue = false
+                discoveryBackoff = configuration.connection.initialBackoff
+                nextDiscovery = clock.now + configuration.connection.pingInterval
+            }
+        }
+        let wanted: Set<RedisNodeAddress> =
+            isCluster ? map.nodes : [RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)]
+        for node in wanted {
+            let link = linkTo(node)
+            if !link.isConnected, clock.now >= link.nextAttempt { connect(link) }
+        }
+    }
+
+    /// The node that holds the epoch key.
+    var epochNode: RedisNodeAddress? { node(for: RedisClusterSlot.of(keys.epoch)) }
+
+    /// Connects, authenticates and loads the scripts; the node that holds the epoch also reads it.
+    @discardableResult
+    func connect(_ link: RedisNodeLink) -> Bool {
+        do throws(RedisReplicationError) {
+            let readsEpoch = link.node == epochNode
+            let (hashes, read) = try link.connect(
+                configuration.connection, epochKey: readsEpoch ? keys.epoch : nil, now: clock.now)
+            commands = RedisSecondLevelCommands(
+                keys: keys, hashes: hashes, maxTimeToLive: configuration.maxTimeToLive)
+            if let read {
+                epoch = read
+                lastEpochPoll = clock.now
+            }
+            link.backoff = configuration.connection.initialBackoff
+            return true
+        } catch {
+            record(error)
+            scheduleReconnection(link)
+            return false
+        }
+    }
+
+    /// Backoff doubling up to the maximum, with ±20 % jitter so a fleet does not reconnect in lockstep.
+    func scheduleReconnection(_ link: RedisNodeLink) {
+        link.nextAttempt = clock.now + link.backoff * Double.random(in: 0.8...1.2)
+        link.backoff = min(link.backoff * 2, configuration.connection.maximumBackoff)
+        if isCluster { mapRefreshDue = true }  // a failover may have moved its slots
+    }
+
+    /// Drops a node's connection: its reads in flight fail now, its writes in flight are dropped, its clears in
+    /// flight are sent again once their node answers.
+    func disconnect(_ link: RedisNodeLink, _ error: RedisReplicationError) {
+        record(error)
+        for item in link.drop().reversed() { fail(item) }  // reversed: clears go back in their order
+        if link.node == epochNode { epochPollOutstanding = false }
+        deliver()
+        scheduleReconnection(link)
+    }
+
+    /// A command that will get no answer: a read fails, a write is dropped, a clear waits to be sent again.
+    func fail(_ item: RedisOwedCommand) {
+        switch item.what {
+        case .read(let id, _):
+            guard let read = reads.removeValue(forKey: id) else { return }
+            delta.errors += 1
+            answered.append((read.continuation, .unavailable(.error)))
+        case .write:
+            answeredWrites += 1
+            delta.droppedWrites += 1
+        case .clear(let clear):
+            pendingClears.insert(clear, at: 0)
+        case .epoch:
+            epochPollOutstanding = false
+        case .ping, .asking:
+            break
+        }
+    }
+
+    /// Sends `item` to the node that owns its slot, or fails it when that node is not connected.
+    func dispatch(_ item: RedisOwedCommand) {
+        guard let node = node(for: item.command.slot), let link = links[node], link.isConnected else {
+            return fail(item)
+        }
+        do throws(RedisReplicationError) {
+            try link.send(item)
+        } catch {
+            disconnect(link, error)
+        }
+    }
+
+    /// Follows a `MOVED` (the map is updated, and discovered again soon) or an `ASK` (`ASKING`, then the command
+    /// once on the target). Returns false when `reply` is no redirection or the command was redirected too often.
+    func redirect(_ item: RedisOwedCommand, _ reply: RedisReply, from link: RedisNodeLink) -> Bool {
+        guard isCluster, item.redirects < 5,
+            let redirection = RedisClusterRedirect(reply, fallbackHost: link.node.host)
+        else { return false }
+        var again = item
+        again.redirects += 1
+        again.sentAt = clock.now
+        let target: RedisNodeAddress
+        switch redirection {
+        case .moved(let slot, let node):
+            map.move(slot, to: node)
+            mapRefreshDue = true
+            target = node
+        case .ask(_, let node):
+            target = node
+        }
+        let targetLink = linkTo(target)
+        if !targetLink.isConnected, clock.now >= targetLink.nextAttempt { connect(targetLink) }
+        guard targetLink.isConnected else {
+            fail(again)
+            return true
+        }
+        do throws(RedisReplicationError) {
+            if case .ask = redirection { try targetLink.sendAsking(again) } else { try targetLink.send(again) }
+        } catch {
+            disconnect(targetLink, error)
+        }
+        return true
+    }
+}
