@@ -18,12 +18,15 @@ import Synchronization
 public final class RedisTestCluster: Sendable {
     public let host = "127.0.0.1"
     public let ports: [Int]
+    /// The cluster bus port of each node (its own free port: `port + 10000` may be past 65535 or taken).
+    private let busPorts: [Int]
     public let password: String
     private let directory: String
     private let running: Mutex<[(pid: pid_t, stdin: ChildProcess?)]>
 
-    private init(ports: [Int], password: String, directory: String) {
+    private init(ports: [Int], busPorts: [Int], password: String, directory: String) {
         self.ports = ports
+        self.busPorts = busPorts
         self.password = password
         self.directory = directory
         running = Mutex(ports.map { _ in (0, nil) })
@@ -38,9 +41,10 @@ public final class RedisTestCluster: Sendable {
     /// Starts the nodes, creates the cluster and returns once every node reports `cluster_state:ok`.
     public static func start(primaries: Int = 3, password: String? = nil) async throws -> RedisTestCluster {
         let ports = try (0..<primaries).map { _ in try UnusedPort.find() }
+        let busPorts = try (0..<primaries).map { _ in try UnusedPort.find() }
         let directory = NSTemporaryDirectory() + "ucache-cluster-\(UUID().uuidString.prefix(8))"
         let cluster = RedisTestCluster(
-            ports: ports, password: password ?? "ucache-test-\(UUID().uuidString.prefix(12))", directory: directory)
+            ports: ports, busPorts: busPorts, password: password ?? "ucache-test-\(UUID().uuidString.prefix(12))", directory: directory)
         try await offThePool {
             for index in ports.indices {
                 try FileManager.default.createDirectory(
@@ -50,7 +54,7 @@ public final class RedisTestCluster: Sendable {
             let nodes = ports.map { "127.0.0.1:\($0)" }.joined(separator: " ")
             let created = try cluster.cli(ports[0], "--cluster create \(nodes) --cluster-replicas 0 --cluster-yes")
             guard created.contains("All 16384 slots covered") else {
-                throw FixtureError("redis-cli --cluster create did not cover every slot")
+                throw FixtureError("redis-cli --cluster create did not cover every slot: \(created.suffix(600))")
             }
             try cluster.waitUntilHealthy()
         }
@@ -98,6 +102,7 @@ public final class RedisTestCluster: Sendable {
         let port = ports[index]
         let command =
             "cd '\(directory(of: index))' && exec redis-server --port \(port) --bind 127.0.0.1 --cluster-enabled yes "
+            + "--cluster-port \(busPorts[index]) "
             + "--cluster-config-file nodes.conf --cluster-node-timeout 1000 --cluster-require-full-coverage no "
             + "--cluster-allow-reads-when-down no --save '' --appendonly yes --appendfsync always "
             + "--requirepass '\(password)' --masterauth '\(password)' --daemonize no"
