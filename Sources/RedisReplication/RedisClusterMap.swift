@@ -3,8 +3,8 @@ struct RedisClusterMap {
     /// The owner of each slot; nil for a slot no node serves.
     private(set) var owners: [RedisNodeAddress?] = Array(repeating: nil, count: RedisClusterSlot.count)
 
-    /// Every node that owns at least one slot.
-    var nodes: Set<RedisNodeAddress> { Set(owners.compactMap { $0 }) }
+    /// Every node that owns at least one slot (kept with the map: the loop asks every turn).
+    private(set) var nodes: Set<RedisNodeAddress> = []
 
     subscript(slot: Int) -> RedisNodeAddress? {
         owners.indices.contains(slot) ? owners[slot] : nil
@@ -14,6 +14,7 @@ struct RedisClusterMap {
     mutating func move(_ slot: Int, to node: RedisNodeAddress) {
         guard owners.indices.contains(slot) else { return }
         owners[slot] = node
+        nodes = Set(owners.compactMap { $0 })
     }
 
     /// The map a `CLUSTER SLOTS` reply describes: `[[start, end, [host, port, id…], replicas…]…]`. A node that
@@ -32,6 +33,7 @@ struct RedisClusterMap {
             let node = RedisNodeAddress(host: host, port: Int(port))
             for slot in Int(start)...Int(end) { owners[slot] = node }
         }
+        nodes = Set(owners.compactMap { $0 })
     }
 
     init() {}
