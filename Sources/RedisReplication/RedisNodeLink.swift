@@ -87,7 +87,9 @@ final class RedisNodeLink {
         connection = made
         lastSend = now
         return (
-            ScriptHashes(read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3]), epoch
+            ScriptHashes(
+                read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
+                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5]), epoch
         )
     }
 

@@ -25,10 +25,13 @@ struct RedisSecondLevelCommands {
     let keys: RedisSecondLevelKeys
     let hashes: ScriptHashes
     let maxTimeToLive: [UInt8]
+    /// On one server, reads and tag clears read the epoch key themselves; on a cluster they use the store's.
+    let readsEpochKey: Bool
 
-    init(keys: RedisSecondLevelKeys, hashes: ScriptHashes, maxTimeToLive: Duration) {
+    init(keys: RedisSecondLevelKeys, hashes: ScriptHashes, maxTimeToLive: Duration, readsEpochKey: Bool) {
         self.keys = keys
         self.hashes = hashes
+        self.readsEpochKey = readsEpochKey
         self.maxTimeToLive = Array(String(maxTimeToLive.milliseconds).utf8)
     }
 
@@ -39,6 +42,13 @@ struct RedisSecondLevelCommands {
 
     func read(_ key: SecondLevelKey, epoch: String) -> RedisRoutedCommand {
         let generation = keys.generation(key.namespace)
+        if readsEpochKey {
+            return RedisRoutedCommand(
+                [
+                    Self.evalsha, hashes.readCurrentEpoch, Array("2".utf8), generation, keys.epoch,
+                    keys.valuePrefix(key.namespace), Array(key.name.utf8),
+                ], key: generation)
+        }
         return RedisRoutedCommand(
             [
                 Self.evalsha, hashes.read, Array("2".utf8), generation,
@@ -69,6 +79,11 @@ struct RedisSecondLevelCommands {
 
     /// The first step of a tag clear: take (and delete) the tag sets of the epoch.
     func takeTags(_ tags: [SecondLevelTag], in namespace: SecondLevelNamespace, epoch: String) -> RedisRoutedCommand {
+        if readsEpochKey {
+            return RedisRoutedCommand(
+                [Self.evalsha, hashes.takeTagsCurrentEpoch, Self.oneKey, keys.epoch, keys.tagPrefix(namespace)]
+                    + tags.map { Array($0.name.utf8) }, key: keys.generation(namespace))
+        }
         let tagKeys = tags.map { keys.tag(namespace, epoch: epoch, tag: $0.name) }
         return RedisRoutedCommand(
             [Self.evalsha, hashes.takeTags, Array(String(tagKeys.count).utf8)] + tagKeys,
@@ -108,10 +123,16 @@ struct RedisSecondLevelCommands {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// The read script's `{generation, value or nil}` as a hit or a miss under `epoch`; anything else is an error.
-    static func readOutcome(_ reply: RedisReply, epoch: String) -> SecondLevelRead {
-        guard case .array(let items) = reply, items.count == 2, case .string(let generation) = items[0] else {
-            return .unavailable(.error)
+    /// The read script's `{generation, value or nil[, epoch]}` as a hit or a miss under its epoch (`epoch` when the
+    /// reply names none); anything else is an error.
+    static func readOutcome(_ reply: RedisReply, epoch known: String) -> SecondLevelRead {
+        guard case .array(let items) = reply, items.count == 2 || items.count == 3,
+            case .string(let generation) = items[0]
+        else { return .unavailable(.error) }
+        var epoch = known
+        if items.count == 3 {
+            guard let named = Self.epoch(in: items[2]) else { return .unavailable(.error) }
+            epoch = named
         }
         let token = SecondLevelGeneration(token: epoch + "." + String(decoding: generation, as: UTF8.self))
         switch items[1] {

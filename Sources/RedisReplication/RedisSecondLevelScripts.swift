@@ -13,8 +13,10 @@ import UnifiedCache
 ///   whose `g` is not the namespace's generation is a miss.
 /// - `{<ns>}t:<epoch>:<tag>`: a SET naming the values indexed under the tag.
 ///
-/// Every script touches only keys given in KEYS, all of one namespace, hence one slot. A tag clear is two steps:
-/// a script takes and deletes the tag sets and returns the names they held; a `DEL` of those values follows.
+/// On a cluster every script touches only keys given in KEYS, all of one namespace, hence one slot, and the epoch
+/// comes from the store. A tag clear is two steps: a script takes and deletes the tag sets and returns the names they
+/// held; a `DEL` of those values follows. On one server the read and the tag clear read the epoch key themselves
+/// (``readCurrentEpoch``, ``takeTagsCurrentEpoch``), so a fleet-wide clear reaches every replica at once.
 ///
 /// **Generation safety rule.** A generation key may only vanish (expire) after every value written under an older
 /// generation of its namespace has expired; otherwise the count would restart at 0 and old values written under
@@ -29,6 +31,17 @@ struct RedisSecondLevelScripts {
         local v = redis.call('HMGET', KEYS[2], 'g', 'd')
         if v[1] == g then return {g, v[2]} end
         return {g, false}
+        """
+
+    /// On one server: the read under the epoch key's value, so a fleet-wide clear reaches every replica's next read.
+    /// KEYS: generation, epoch. ARGV: value-key prefix (`…{<ns>}v:`), name. Returns `{generation, value or nil,
+    /// epoch}`. (It names the value key itself, so it is not for a cluster.)
+    static let readCurrentEpoch = """
+        local e = redis.call('GET', KEYS[2]) or '0'
+        local g = redis.call('GET', KEYS[1]) or '0'
+        local v = redis.call('HMGET', ARGV[1] .. e .. ':' .. ARGV[2], 'g', 'd')
+        if v[1] == g then return {g, v[2], e} end
+        return {g, false, e}
         """
 
     /// KEYS: generation, value, tag sets…. ARGV: generation read, value, TTL (ms), name.
@@ -57,18 +70,32 @@ struct RedisSecondLevelScripts {
         return g
         """
 
-    /// KEYS: tag sets. Deletes them and returns the names they held (the values to delete next): O(entries named).
+    /// KEYS: tag sets. Deletes them and returns `{nil, names they held}` (the values to delete next): O(entries
+    /// named).
     static let takeTags = """
         local names = {}
         for i = 1, #KEYS do
           for _, n in ipairs(redis.call('SMEMBERS', KEYS[i])) do names[#names + 1] = n end
           redis.call('DEL', KEYS[i])
         end
-        return names
+        return {false, names}
         """
 
-    /// The four scripts in the order ``ScriptHashes`` holds them.
-    static let all = [read, write, clearNamespace, takeTags]
+    /// On one server: ``takeTags`` under the epoch key's value. KEYS: epoch. ARGV: tag-key prefix (`…{<ns>}t:`),
+    /// tags…. Returns `{epoch, names}`.
+    static let takeTagsCurrentEpoch = """
+        local e = redis.call('GET', KEYS[1]) or '0'
+        local names = {}
+        for i = 2, #ARGV do
+          local k = ARGV[1] .. e .. ':' .. ARGV[i]
+          for _, n in ipairs(redis.call('SMEMBERS', k)) do names[#names + 1] = n end
+          redis.call('DEL', k)
+        end
+        return {e, names}
+        """
+
+    /// The scripts in the order ``ScriptHashes`` holds them.
+    static let all = [read, write, clearNamespace, takeTags, readCurrentEpoch, takeTagsCurrentEpoch]
 }
 
 /// The SHA1 names Redis gave the scripts at the last SCRIPT LOAD (the same on every node: SHA1 of the text).
@@ -77,6 +104,8 @@ struct ScriptHashes {
     var write: [UInt8]
     var clearNamespace: [UInt8]
     var takeTags: [UInt8]
+    var readCurrentEpoch: [UInt8]
+    var takeTagsCurrentEpoch: [UInt8]
 }
 
 /// Key names, as bytes ready for a command.
@@ -91,6 +120,16 @@ struct RedisSecondLevelKeys {
 
     func generation(_ namespace: SecondLevelNamespace) -> [UInt8] {
         Array("\(prefix){\(namespace.name)}g".utf8)
+    }
+
+    /// `…{<ns>}v:`; a value key is it, the epoch, `:` and the name.
+    func valuePrefix(_ namespace: SecondLevelNamespace) -> [UInt8] {
+        Array("\(prefix){\(namespace.name)}v:".utf8)
+    }
+
+    /// `…{<ns>}t:`; a tag key is it, the epoch, `:` and the tag.
+    func tagPrefix(_ namespace: SecondLevelNamespace) -> [UInt8] {
+        Array("\(prefix){\(namespace.name)}t:".utf8)
     }
 
     func value(_ namespace: SecondLevelNamespace, epoch: String, name: String) -> [UInt8] {

@@ -54,7 +54,7 @@ extension RedisSecondLevelWorker {
             let (hashes, read) = try link.connect(
                 configuration.connection, epochKey: readsEpoch ? keys.epoch : nil, now: clock.now)
             commands = RedisSecondLevelCommands(
-                keys: keys, hashes: hashes, maxTimeToLive: configuration.maxTimeToLive)
+                keys: keys, hashes: hashes, maxTimeToLive: configuration.maxTimeToLive, readsEpochKey: !isCluster)
             if let read {
                 epoch = read
                 lastEpochPoll = clock.now

@@ -156,6 +156,10 @@ extension RedisSecondLevelWorker {
         case .read(let id, let epoch):
             guard let read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
             let outcome = RedisSecondLevelCommands.readOutcome(reply, epoch: epoch)
+            if case .array(let items) = reply, items.count == 3, let named = RedisSecondLevelCommands.epoch(in: items[2])
+            {
+                self.epoch = named  // one server: the epoch key's value as the script read it
+            }
             switch outcome {
             case .hit(let value, _):
                 delta.hits += 1
@@ -195,7 +199,10 @@ extension RedisSecondLevelWorker {
         }
         switch clear.step {
         case .takeTags(_, let namespace):
-            if case .array(let items) = reply, let epoch {
+            if case .array(let parts) = reply, parts.count == 2, case .array(let items) = parts[1],
+                let epoch = RedisSecondLevelCommands.epoch(in: parts[0]).flatMap({ parts[0] == .null ? nil : $0 })
+                    ?? epoch
+            {
                 let names = items.compactMap { item -> [UInt8]? in
                     if case .string(let name) = item { return name }
                     return nil

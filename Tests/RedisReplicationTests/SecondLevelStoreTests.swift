@@ -122,6 +122,24 @@ struct SecondLevelStoreTests {
         await store.shutdown()
     }
 
+    @Test("on one server, another store's fleet-wide clear reaches this store's next read and tag clear at once")
+    func clearAllFromAnotherStore() async throws {
+        let configuration = try secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "all2")
+        let (one, other) = (try await connectedStore(configuration), try await connectedStore(configuration))
+        let tag = SecondLevelTag("t")
+        try await writeAndSettle(one, [1], for: key("alice", "a"), generation: initialGeneration)
+        #expect(await other.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
+
+        await one.clearAll()
+        let moved = SecondLevelGeneration(token: "1.0")
+        #expect(await other.read(key("alice", "a"), deadline: patientDeadline) == .miss(generation: moved))
+        try await writeAndSettle(one, [2], for: key("alice", "b"), generation: moved, tags: [tag])
+        await other.clearTags([tag], in: SecondLevelNamespace("alice"))
+        #expect(await one.read(key("alice", "b"), deadline: patientDeadline) == .miss(generation: moved))
+        await one.shutdown()
+        await other.shutdown()
+    }
+
     @Test("values, tag sets and generation keys get TTLs; every TTL is capped by maxTimeToLive")
     func timeToLive() async throws {
         var configuration = try secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "ttl")
