@@ -44,7 +44,8 @@ public final class RedisTestCluster: Sendable {
         let busPorts = try (0..<primaries).map { _ in try UnusedPort.find() }
         let directory = NSTemporaryDirectory() + "ucache-cluster-\(UUID().uuidString.prefix(8))"
         let cluster = RedisTestCluster(
-            ports: ports, busPorts: busPorts, password: password ?? "ucache-test-\(UUID().uuidString.prefix(12))", directory: directory)
+            ports: ports, busPorts: busPorts, password: password ?? "ucache-test-\(UUID().uuidString.prefix(12))",
+            directory: directory)
         try await offThePool {
             for index in ports.indices {
                 try FileManager.default.createDirectory(
@@ -108,7 +109,8 @@ public final class RedisTestCluster: Sendable {
             + "--requirepass '\(password)' --masterauth '\(password)' --daemonize no"
         // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
         let shell = try ChildProcess.spawn(
-            "/bin/sh", ["-c", "(\(command)) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null"],
+            "/bin/sh",
+            ["-c", "(\(command)) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null"],
             standardInput: true, standardOutput: true)
         let line = String(decoding: shell.output?.availableData ?? Data(), as: UTF8.self)
         guard

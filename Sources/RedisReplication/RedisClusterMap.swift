@@ -26,7 +26,8 @@ struct RedisClusterMap {
             guard case .array(let fields) = range, fields.count >= 3, case .integer(let start) = fields[0],
                 case .integer(let end) = fields[1], case .array(let primary) = fields[2], primary.count >= 2,
                 case .integer(let port) = primary[1], (1...65535).contains(port),
-                (0..<Int64(RedisClusterSlot.count)).contains(start), (start..<Int64(RedisClusterSlot.count)).contains(end)
+                (0..<Int64(RedisClusterSlot.count)).contains(start),
+                (start..<Int64(RedisClusterSlot.count)).contains(end)
             else { return nil }
             var host = primary[0].text ?? ""
             if host.isEmpty || host == "?" { host = fallbackHost }

@@ -103,7 +103,10 @@ final class RedisNodeLink {
 
     /// `ASKING`, then the command, on this node.
     func sendAsking(_ item: RedisOwedCommand) throws(RedisReplicationError) {
-        try send(RedisOwedCommand(what: .asking, command: RedisRoutedCommand(RedisSecondLevelCommands.asking, key: []), sentAt: item.sentAt))
+        try send(
+            RedisOwedCommand(
+                what: .asking, command: RedisRoutedCommand(RedisSecondLevelCommands.asking, key: []),
+                sentAt: item.sentAt))
         try send(item)
     }
 

@@ -1,4 +1,3 @@
-
 /// Publish-to-delivery latency between two connections, classic (`PUBLISH`/`SUBSCRIBE`) or sharded
 /// (`SPUBLISH`/`SSUBSCRIBE`), for the benchmark that compares them on a Redis Cluster (`ucache-bench replicas`).
 package enum RedisPubSubProbe {

@@ -36,7 +36,8 @@ extension RedisSecondLevelWorker {
             }
         }
         let wanted: Set<RedisNodeAddress> =
-            isCluster ? map.nodes : [RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)]
+            isCluster
+            ? map.nodes : [RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)]
         for node in wanted {
             let link = linkTo(node)
             if !link.isConnected, clock.now >= link.nextAttempt { connect(link) }

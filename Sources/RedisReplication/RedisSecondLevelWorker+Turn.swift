@@ -32,7 +32,8 @@ extension RedisSecondLevelWorker {
                     what: .read(nextReadID, epoch: epoch), command: commands.read(read.key, epoch: epoch), sentAt: now))
         }
         let interval = configuration.connection.pingInterval
-        if !epochPollOutstanding, now - lastEpochPoll >= interval, let node = epochNode, links[node]?.isConnected == true
+        if !epochPollOutstanding, now - lastEpochPoll >= interval, let node = epochNode,
+            links[node]?.isConnected == true
         {
             epochPollOutstanding = true
             lastEpochPoll = now
@@ -42,7 +43,8 @@ extension RedisSecondLevelWorker {
         var deadline = expireReads(now: now) ?? (now + interval)
         for link in links.values where link.isConnected {
             if let oldest = link.oldestSentAt, now - oldest > timeout {
-                disconnect(link, RedisReplicationError(.timedOut, "Redis at \(link.node) did not answer within \(timeout)."))
+                disconnect(
+                    link, RedisReplicationError(.timedOut, "Redis at \(link.node) did not answer within \(timeout)."))
                 continue
             }
             if link.isIdle, now - link.lastSend >= interval {
@@ -156,7 +158,8 @@ extension RedisSecondLevelWorker {
         case .read(let id, let epoch):
             guard let read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
             let outcome = RedisSecondLevelCommands.readOutcome(reply, epoch: epoch)
-            if case .array(let items) = reply, items.count == 3, let named = RedisSecondLevelCommands.epoch(in: items[2])
+            if case .array(let items) = reply, items.count == 3,
+                let named = RedisSecondLevelCommands.epoch(in: items[2])
             {
                 self.epoch = named  // one server: the epoch key's value as the script read it
             }

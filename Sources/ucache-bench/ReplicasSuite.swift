@@ -80,7 +80,9 @@ struct ReplicasSuite: BenchSuite {
 
         let probes = try cluster.map { try Self.pubSubRows($0, channel: channel + ":probe", count: clears) } ?? []
         let up = try await hitRate(onA, count: hits)
-        let source = cluster != nil ? "a 3-primary cluster on loopback" : ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"
+        let source =
+            cluster != nil
+            ? "a 3-primary cluster on loopback" : ownServer == nil ? "from UCACHE_REDIS_URL" : "started on loopback"
         var notes = ["Redis \(source), channel \(channel)."]
         var down: Double?
         if let cluster {
@@ -143,12 +145,14 @@ struct ReplicasSuite: BenchSuite {
     /// `redis://…` listing every node of `cluster`, node `first` first.
     private static func url(_ cluster: RedisTestCluster, first: Int) -> String {
         let order = [first] + cluster.ports.indices.filter { $0 != first }
-        return "redis://:\(cluster.password)@" + order.map { "\(cluster.host):\(cluster.ports[$0])" }.joined(separator: ",")
+        return "redis://:\(cluster.password)@"
+            + order.map { "\(cluster.host):\(cluster.ports[$0])" }.joined(separator: ",")
     }
 
     /// One message at a time: PUBLISH on node 0 → SUBSCRIBE on node 1, and SPUBLISH → SSUBSCRIBE on the channel's
     /// shard.
-    private static func pubSubRows(_ cluster: RedisTestCluster, channel: String, count: Int) throws -> [BenchReport.Row] {
+    private static func pubSubRows(_ cluster: RedisTestCluster, channel: String, count: Int) throws -> [BenchReport.Row]
+    {
         let nodes = try cluster.ports.indices.map { try RedisReplicationConfiguration(url: cluster.url(ofNode: $0)) }
         let classic = try RedisPubSubProbe.latencies(
             publisher: nodes[0], subscriber: nodes[1], channel: channel, sharded: false, count: count)

@@ -119,8 +119,10 @@ struct SecondLevelSuite: BenchSuite {
             shardDown = [
                 .init(
                     name: "cold replica, one of 3 shards killed",
-                    values: ["hit rate": Double(hits) / Double(order.count), "reads/s": Double(order.count) / seconds,
-                        "hits/s": Double(hits) / seconds])
+                    values: [
+                        "hit rate": Double(hits) / Double(order.count), "reads/s": Double(order.count) / seconds,
+                        "hits/s": Double(hits) / seconds,
+                    ])
             ]
             let survived = survivor.secondLevelStatistics?.store
             shardNote = [

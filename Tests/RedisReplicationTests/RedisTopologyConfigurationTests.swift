@@ -26,7 +26,8 @@ struct RedisTopologyConfigurationTests {
         #expect(flagged.topology == .cluster(seeds: [RedisNodeAddress(host: "redis-cluster", port: 7000)]))
         for value in ["0", ""] {
             let plain = try #require(
-                try RedisReplicationConfiguration(environment: ["UCACHE_REDIS_URL": url, "UCACHE_REDIS_CLUSTER": value]))
+                try RedisReplicationConfiguration(environment: ["UCACHE_REDIS_URL": url, "UCACHE_REDIS_CLUSTER": value])
+            )
             #expect(plain.topology == .standalone)
         }
         #expect(try RedisSecondLevelConfiguration(url: "redis://:s@a:1,b:2").connection.topology.isCluster)
@@ -34,9 +35,10 @@ struct RedisTopologyConfigurationTests {
 
     @Test("a bad cluster flag, an empty host or a bad port among the seeds is a typed error without the password")
     func badSeeds() {
-        for url in ["redis://:hunter2@a:7000,", "redis://:hunter2@a:7000,b:x", "redis://:hunter2@a:7000,:7001",
-            "redis://:hunter2@a:70000,b:1"]
-        {
+        for url in [
+            "redis://:hunter2@a:7000,", "redis://:hunter2@a:7000,b:x", "redis://:hunter2@a:7000,:7001",
+            "redis://:hunter2@a:70000,b:1",
+        ] {
             #expect(throws: RedisReplicationError.self) { try RedisReplicationConfiguration(url: url) }
             do {
                 _ = try RedisReplicationConfiguration(url: url)
@@ -75,7 +77,11 @@ struct RedisTopologyConfigurationTests {
         let map = RedisClusterMap(slots: slots, fallbackHost: "seed")
         #expect(map?[5] == RedisNodeAddress(host: "seed", port: 7000))
         #expect(map?[16383] == RedisNodeAddress(host: "10.0.0.2", port: 7001))
-        #expect(RedisClusterMap(slots: .array([.array([.integer(5), .integer(2), .array([])])]), fallbackHost: "") == nil)
-        #expect(RedisClusterMap(slots: .array([.array([.integer(0), .integer(20_000), .array([.string([]), .integer(1)])])]), fallbackHost: "") == nil)
+        #expect(
+            RedisClusterMap(slots: .array([.array([.integer(5), .integer(2), .array([])])]), fallbackHost: "") == nil)
+        #expect(
+            RedisClusterMap(
+                slots: .array([.array([.integer(0), .integer(20_000), .array([.string([]), .integer(1)])])]),
+                fallbackHost: "") == nil)
     }
 }

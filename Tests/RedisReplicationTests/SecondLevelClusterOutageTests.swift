@@ -39,7 +39,9 @@ struct SecondLevelClusterOutageTests {
         try await cluster.restart(2)
         try await waitUntil { store.nodes == (3, 3) }
         // The node kept its data (append-only file): the shard serves again.
-        #expect(await store.read(key(namespaces[2], "a"), deadline: patientDeadline) == .hit([2], generation: initialGeneration))
+        #expect(
+            await store.read(key(namespaces[2], "a"), deadline: patientDeadline)
+                == .hit([2], generation: initialGeneration))
         await store.shutdown()
         await cluster.stop()
     }

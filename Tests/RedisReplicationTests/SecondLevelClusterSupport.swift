@@ -76,7 +76,8 @@ func namespacesOnEachNode(_ cluster: RedisTestCluster, _ configuration: RedisSec
     var chosen: [String?] = Array(repeating: nil, count: cluster.ports.count)
     for candidate in 0..<10_000 where chosen.contains(nil) {
         let name = "ns\(candidate)"
-        guard let owner = map[RedisClusterSlot.of(Array(name.utf8))], let index = cluster.ports.firstIndex(of: owner.port),
+        guard let owner = map[RedisClusterSlot.of(Array(name.utf8))],
+            let index = cluster.ports.firstIndex(of: owner.port),
             chosen[index] == nil
         else { continue }
         chosen[index] = name

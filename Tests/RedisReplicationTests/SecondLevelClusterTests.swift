@@ -56,11 +56,15 @@ struct SecondLevelClusterTests {
             await store.read(key(namespaces[0], "a"), deadline: patientDeadline)
                 == .miss(generation: SecondLevelGeneration(token: "0.1")))
         await store.clearTags([tag], in: SecondLevelNamespace(namespaces[1]))
-        #expect(await store.read(key(namespaces[1], "a"), deadline: patientDeadline) == .miss(generation: initialGeneration))
         #expect(
-            await store.read(key(namespaces[1], "b"), deadline: patientDeadline) == .hit([9], generation: initialGeneration))
+            await store.read(key(namespaces[1], "a"), deadline: patientDeadline) == .miss(generation: initialGeneration)
+        )
         #expect(
-            await store.read(key(namespaces[2], "a"), deadline: patientDeadline) == .hit([2], generation: initialGeneration))
+            await store.read(key(namespaces[1], "b"), deadline: patientDeadline)
+                == .hit([9], generation: initialGeneration))
+        #expect(
+            await store.read(key(namespaces[2], "a"), deadline: patientDeadline)
+                == .hit([2], generation: initialGeneration))
 
         await store.clearAll()
         #expect(
@@ -79,9 +83,12 @@ struct SecondLevelClusterTests {
     func clearAllFromAnotherStore() async throws {
         let cluster = try await SharedTestCluster.get()
         let configuration = try clusterConfiguration(cluster, label: "cluster-epoch")
-        let (one, other) = (try await connectedClusterStore(configuration), try await connectedClusterStore(configuration))
+        let (one, other) = (
+            try await connectedClusterStore(configuration), try await connectedClusterStore(configuration)
+        )
         try await writeAndSettle(one, [1], for: key("alice", "a"), generation: initialGeneration)
-        #expect(await other.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
+        #expect(
+            await other.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
 
         await one.clearAll()
         try await waitUntil {
@@ -101,7 +108,8 @@ struct SecondLevelClusterTests {
         let slot = RedisClusterSlot.of(Array(namespace.utf8))
         let names = (0..<8).map { "entry\($0)" }
         for (index, name) in names.enumerated() {
-            try await writeAndSettle(store, [UInt8(index), 7], for: key(namespace, name), generation: initialGeneration)
+            try await writeAndSettle(
+                store, [UInt8(index), 7], for: key(namespace, name), generation: initialGeneration)
         }
         let (source, target, third) = (
             try ClusterAdmin(cluster, node: 0), try ClusterAdmin(cluster, node: 1), try ClusterAdmin(cluster, node: 2)
@@ -151,7 +159,9 @@ struct SecondLevelClusterTests {
         }
         #expect(try source.counter("errorstats", "errorstat_MOVED") > movedBefore)
         try await writeAndSettle(store, [42], for: key(namespace, "after"), generation: initialGeneration)
-        #expect(await store.read(key(namespace, "after"), deadline: patientDeadline) == .hit([42], generation: initialGeneration))
+        #expect(
+            await store.read(key(namespace, "after"), deadline: patientDeadline)
+                == .hit([42], generation: initialGeneration))
         #expect(try target.command("EXISTS", "\(configuration.keyPrefix){\(namespace)}v:0:after") == .integer(1))
 
         reading.cancel()

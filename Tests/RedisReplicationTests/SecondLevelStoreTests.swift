@@ -128,7 +128,8 @@ struct SecondLevelStoreTests {
         let (one, other) = (try await connectedStore(configuration), try await connectedStore(configuration))
         let tag = SecondLevelTag("t")
         try await writeAndSettle(one, [1], for: key("alice", "a"), generation: initialGeneration)
-        #expect(await other.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
+        #expect(
+            await other.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
 
         await one.clearAll()
         let moved = SecondLevelGeneration(token: "1.0")

@@ -275,7 +275,9 @@ final class RedisAttacker {
         } else if case .string(let current) = try run(["HGET", key, "g"].map { Array($0.utf8) }) {
             generation = String(decoding: current, as: UTF8.self)
         }
-        _ = try run([Array("HSET".utf8), Array(key.utf8), Array("g".utf8), Array(generation.utf8), Array("d".utf8), value])
+        _ = try run([
+            Array("HSET".utf8), Array(key.utf8), Array("g".utf8), Array(generation.utf8), Array("d".utf8), value,
+        ])
     }
 
     func set(_ key: String, _ value: [UInt8]) throws {

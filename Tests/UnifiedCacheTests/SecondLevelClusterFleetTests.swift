@@ -7,14 +7,16 @@ import Testing
 
 /// Two replicas on a 3-primary Redis Cluster, each replicating through another node: classic pub/sub reaches every
 /// node, the L2 is routed by slot, and a primary down costs only its shard's entries.
-@Suite("Two replicas on a Redis Cluster: clears reach both, a dead primary costs misses, nothing stale after", .serialized)
+@Suite(
+    "Two replicas on a Redis Cluster: clears reach both, a dead primary costs misses, nothing stale after", .serialized)
 struct SecondLevelClusterFleetTests {
     private let accounts = SecondLevelGET(path: "/api/accounts", key: "accountSummary.list")
 
     /// `redis://…` listing every node, with node `first` first (the node its replication link uses).
     private func url(_ cluster: RedisTestCluster, first: Int) -> String {
         let order = [first] + cluster.ports.indices.filter { $0 != first }
-        return "redis://:\(cluster.password)@" + order.map { "\(cluster.host):\(cluster.ports[$0])" }.joined(separator: ",")
+        return "redis://:\(cluster.password)@"
+            + order.map { "\(cluster.host):\(cluster.ports[$0])" }.joined(separator: ",")
     }
 
     /// The node (index) that holds the second-level namespace of `user`'s session.
@@ -49,7 +51,9 @@ struct SecondLevelClusterFleetTests {
         await cluster.stop()
     }
 
-    @Test("a primary killed: every call answers, only its shard goes to the upstream; a logout made meanwhile holds after")
+    @Test(
+        "a primary killed: every call answers, only its shard goes to the upstream; a logout made meanwhile holds after"
+    )
     func primaryKilledThenBack() async throws {
         let cluster = try await RedisTestCluster.start()
         let harness = try await SecondLevelHarness(

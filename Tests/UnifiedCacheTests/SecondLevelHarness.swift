@@ -35,7 +35,8 @@ struct SecondLevelHarness {
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
             settings: try settings(), secret: secrets?.a)
         b = try Self.hub(
-            tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating, deadline: readDeadline,
+            tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
+            deadline: readDeadline,
             settings: try settings(), secret: secrets?.b)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
