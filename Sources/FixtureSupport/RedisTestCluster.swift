@@ -72,6 +72,18 @@ public final class RedisTestCluster: Sendable {
         }
     }
 
+    /// Freezes one node (SIGSTOP): its connections stay open and nothing answers.
+    public func pause(_ index: Int) {
+        let pid = running.withLock { $0[index].pid }
+        if pid > 0 { sendSignal(SIGSTOP, to: pid) }
+    }
+
+    /// Thaws a paused node (SIGCONT).
+    public func resume(_ index: Int) {
+        let pid = running.withLock { $0[index].pid }
+        if pid > 0 { sendSignal(SIGCONT, to: pid) }
+    }
+
     /// Starts a killed node again (same port, directory, node id and data) and waits until the cluster is healthy.
     public func restart(_ index: Int) async throws {
         try await offThePool {
@@ -82,7 +94,10 @@ public final class RedisTestCluster: Sendable {
 
     /// Kills every node and removes their directories.
     public func stop() async {
-        for index in ports.indices { await kill(index) }
+        for index in ports.indices {
+            resume(index)
+            await kill(index)
+        }
         running.withLock { $0 = $0.map { _ in (0, nil) } }
         try? FileManager.default.removeItem(atPath: directory)
     }

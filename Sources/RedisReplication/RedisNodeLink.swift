@@ -62,35 +62,47 @@ final class RedisNodeLink {
     var isIdle: Bool { owedHead == owed.count }
     var oldestSentAt: ContinuousClock.Instant? { owed.dropFirst(owedHead).first?.sentAt }
 
-    /// Connects, authenticates and loads the scripts (each step bounded by the configured timeouts); reads the
-    /// epoch too when `readsEpoch`. Returns the script hashes and the epoch read.
-    func connect(_ configuration: RedisReplicationConfiguration, epochKey: [UInt8]?, now: ContinuousClock.Instant)
-        throws(RedisReplicationError) -> (ScriptHashes, epoch: String?)
-    {
-        let made = try RedisConnection(configuration.pointed(at: node))
-        var hashes: [[UInt8]] = []
-        for load in RedisSecondLevelCommands.scriptLoads {
-            guard case .string(let hash) = try made.command(load) else {
-                throw RedisReplicationError(.protocolError, "Redis refused SCRIPT LOAD.")
+    /// Whether a connecting thread is making this node's connection now.
+    var isConnecting = false
+
+    /// Connects to `node`, authenticates and loads the scripts (each step bounded by the configured timeouts);
+    /// reads the epoch too when `epochKey` is given. Blocking: run on a connecting thread, never the loop's.
+    static func handshake(
+        _ configuration: RedisReplicationConfiguration, node: RedisNodeAddress, epochKey: [UInt8]?
+    ) -> RedisNodeHandshake {
+        do throws(RedisReplicationError) {
+            let made = try RedisConnection(configuration.pointed(at: node))
+            var hashes: [[UInt8]] = []
+            for load in RedisSecondLevelCommands.scriptLoads {
+                guard case .string(let hash) = try made.command(load) else {
+                    throw RedisReplicationError(.protocolError, "Redis refused SCRIPT LOAD.")
+                }
+                hashes.append(hash)
             }
-            hashes.append(hash)
-        }
-        var epoch: String?
-        if let epochKey {
-            let reply = try made.command([Array("GET".utf8), epochKey])
-            guard let read = RedisSecondLevelCommands.epoch(in: reply) else {
-                throw RedisReplicationError(.protocolError, "Redis answered GET of the epoch with something else.")
+            var epoch: String?
+            if let epochKey {
+                let reply = try made.command([Array("GET".utf8), epochKey])
+                guard let read = RedisSecondLevelCommands.epoch(in: reply) else {
+                    throw RedisReplicationError(.protocolError, "Redis answered GET of the epoch with something else.")
+                }
+                epoch = read
             }
-            epoch = read
-        }
-        try made.makeNonBlocking()
-        connection = made
-        lastSend = now
-        return (
-            ScriptHashes(
+            try made.makeNonBlocking()
+            let scripts = ScriptHashes(
                 read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
-                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5]), epoch
-        )
+                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5])
+            return RedisNodeHandshake(
+                node: node, result: .success(.init(connection: made, hashes: scripts, epoch: epoch)))
+        } catch {
+            return RedisNodeHandshake(node: node, result: .failure(error))
+        }
+    }
+
+    /// Takes over a connection a handshake made.
+    func adopt(_ connection: RedisConnection, now: ContinuousClock.Instant) {
+        self.connection = connection
+        isConnecting = false
+        lastSend = now
     }
 
     /// Queues a command, owed its reply before it is queued (a failure midway loses none of them).
@@ -146,4 +158,20 @@ final class RedisNodeLink {
         }
         return Array(owed[owedHead...])
     }
+}
+
+/// A node's connection made (or refused) on a connecting thread, handed to the loop's thread under its lock.
+///
+/// `@unchecked Sendable`: the connection is created on the connecting thread, which keeps no reference to it once
+/// this value is under the loop's lock; from then on only the loop's thread touches it, so it is never used by two
+/// threads at once.
+struct RedisNodeHandshake: @unchecked Sendable {
+    struct Made {
+        let connection: RedisConnection
+        let hashes: ScriptHashes
+        let epoch: String?
+    }
+
+    let node: RedisNodeAddress
+    let result: Result<Made, RedisReplicationError>
 }

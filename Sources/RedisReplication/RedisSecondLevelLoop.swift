@@ -83,6 +83,10 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
     let clock = ContinuousClock()
     let shared = Mutex(Shared())
     let wakePipe = RedisWakePipe()
+    /// Connections made, and slot maps discovered, on connecting threads (blocking work the loop's thread never
+    /// does, so a paused node cannot stall the reads of the others), waiting for the loop to take them.
+    let handoff = Mutex<(handshakes: [RedisNodeHandshake], discovered: [(RedisClusterMap, RedisReplicationError?)])>(
+        ([], []))
 
     init(configuration: RedisSecondLevelConfiguration) {
         self.configuration = configuration

@@ -1,3 +1,4 @@
+import Foundation  // Thread, per connection attempt; nothing per request
 import UnifiedCache
 
 /// Nodes: discovery of the slot map, connections, routing and the loss of a node.
@@ -17,22 +18,23 @@ extension RedisSecondLevelWorker {
         return made
     }
 
-    /// Discovers the slot map when it is missing or stale (at most once per ping interval), and connects every
-    /// node whose reconnection is due.
+    /// Takes what connecting threads finished, then starts discovering the slot map when it is missing or stale (at
+    /// most once per ping interval) and connecting every node whose reconnection is due, each on a thread of its own.
     func maintain() {
+        let (handshakes, discovered) = loop.handoff.withLock { handoff in
+            defer { handoff = ([], []) }
+            return handoff
+        }
+        for (found, error) in discovered { adopt(found, error) }
+        for handshake in handshakes { adopt(handshake) }
         let now = clock.now
-        if isCluster, map.nodes.isEmpty || mapRefreshDue, now >= nextDiscovery {
-            let (found, error) = RedisClusterMap.discover(
-                configuration.connection, known: map.nodes.union(links.keys))
-            if found.nodes.isEmpty {
-                if let error { record(error) }
-                nextDiscovery = clock.now + discoveryBackoff * Double.random(in: 0.8...1.2)
-                discoveryBackoff = min(discoveryBackoff * 2, configuration.connection.maximumBackoff)
-            } else {
-                map = found
-                mapRefreshDue = false
-                discoveryBackoff = configuration.connection.initialBackoff
-                nextDiscovery = clock.now + configuration.connection.pingInterval
+        if isCluster, !isDiscovering, map.nodes.isEmpty || mapRefreshDue, now >= nextDiscovery {
+            isDiscovering = true
+            let (loop, connection, known) = (loop, configuration.connection, map.nodes.union(links.keys))
+            Self.startThread("RedisSecondLevel discovery") {
+                let found = RedisClusterMap.discover(connection, known: known)
+                loop.handoff.withLock { $0.discovered.append(found) }
+                loop.wakePipe.wake()
             }
         }
         let wanted: Set<RedisNodeAddress> =
@@ -40,33 +42,63 @@ extension RedisSecondLevelWorker {
             ? map.nodes : [RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)]
         for node in wanted {
             let link = linkTo(node)
-            if !link.isConnected, clock.now >= link.nextAttempt { connect(link) }
+            if !link.isConnected, !link.isConnecting, now >= link.nextAttempt { startConnecting(link) }
+        }
+    }
+
+    private func adopt(_ found: RedisClusterMap, _ error: RedisReplicationError?) {
+        isDiscovering = false
+        if found.nodes.isEmpty {
+            if let error { record(error) }
+            nextDiscovery = clock.now + discoveryBackoff * Double.random(in: 0.8...1.2)
+            discoveryBackoff = min(discoveryBackoff * 2, configuration.connection.maximumBackoff)
+        } else {
+            map = found
+            mapRefreshDue = false
+            discoveryBackoff = configuration.connection.initialBackoff
+            nextDiscovery = clock.now + configuration.connection.pingInterval
+        }
+    }
+
+    private func adopt(_ handshake: RedisNodeHandshake) {
+        let link = linkTo(handshake.node)
+        link.isConnecting = false
+        switch handshake.result {
+        case .success(let made):
+            link.adopt(made.connection, now: clock.now)
+            commands = RedisSecondLevelCommands(
+                keys: keys, hashes: made.hashes, maxTimeToLive: configuration.maxTimeToLive, readsEpochKey: !isCluster)
+            if let read = made.epoch {
+                epoch = read
+                lastEpochPoll = clock.now
+            }
+            link.backoff = configuration.connection.initialBackoff
+        case .failure(let error):
+            record(error)
+            scheduleReconnection(link)
         }
     }
 
     /// The node that holds the epoch key.
     var epochNode: RedisNodeAddress? { node(for: RedisClusterSlot.of(keys.epoch)) }
 
-    /// Connects, authenticates and loads the scripts; the node that holds the epoch also reads it.
-    @discardableResult
-    func connect(_ link: RedisNodeLink) -> Bool {
-        do throws(RedisReplicationError) {
-            let readsEpoch = link.node == epochNode
-            let (hashes, read) = try link.connect(
-                configuration.connection, epochKey: readsEpoch ? keys.epoch : nil, now: clock.now)
-            commands = RedisSecondLevelCommands(
-                keys: keys, hashes: hashes, maxTimeToLive: configuration.maxTimeToLive, readsEpochKey: !isCluster)
-            if let read {
-                epoch = read
-                lastEpochPoll = clock.now
-            }
-            link.backoff = configuration.connection.initialBackoff
-            return true
-        } catch {
-            record(error)
-            scheduleReconnection(link)
-            return false
+    /// Connects, authenticates and loads the scripts on a thread of its own; the node that holds the epoch also reads
+    /// it. The loop adopts the connection at its next turn.
+    func startConnecting(_ link: RedisNodeLink) {
+        link.isConnecting = true
+        let (loop, connection, node) = (loop, configuration.connection, link.node)
+        let epochKey = node == epochNode ? keys.epoch : nil
+        Self.startThread("RedisSecondLevel connect") {
+            let handshake = RedisNodeLink.handshake(connection, node: node, epochKey: epochKey)
+            loop.handoff.withLock { $0.handshakes.append(handshake) }
+            loop.wakePipe.wake()
         }
+    }
+
+    private static func startThread(_ name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.start()
     }
 
     /// Backoff doubling up to the maximum, with ±20 % jitter so a fleet does not reconnect in lockstep.
@@ -136,8 +168,8 @@ extension RedisSecondLevelWorker {
             target = node
         }
         let targetLink = linkTo(target)
-        if !targetLink.isConnected, clock.now >= targetLink.nextAttempt { connect(targetLink) }
         guard targetLink.isConnected else {
+            if !targetLink.isConnecting, clock.now >= targetLink.nextAttempt { startConnecting(targetLink) }
             fail(again)
             return true
         }

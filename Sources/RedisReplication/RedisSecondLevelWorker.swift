@@ -31,6 +31,7 @@ final class RedisSecondLevelWorker {
     var links: [RedisNodeAddress: RedisNodeLink] = [:]
     var map = RedisClusterMap()
     var mapRefreshDue = true
+    var isDiscovering = false
     var nextDiscovery: ContinuousClock.Instant
     var discoveryBackoff: Duration
     var commands: RedisSecondLevelCommands?
@@ -150,8 +151,8 @@ final class RedisSecondLevelWorker {
     /// Sleeps in poll() on the wake pipe until the next connection or discovery attempt, or a wake-up.
     private func waitForWake() {
         var next = clock.now + configuration.connection.pingInterval
-        if isCluster, map.nodes.isEmpty || mapRefreshDue { next = min(next, nextDiscovery) }
-        for link in links.values where !link.isConnected { next = min(next, link.nextAttempt) }
+        if isCluster, !isDiscovering, map.nodes.isEmpty || mapRefreshDue { next = min(next, nextDiscovery) }
+        for link in links.values where !link.isConnected && !link.isConnecting { next = min(next, link.nextAttempt) }
         let remaining = next - clock.now
         guard remaining > .zero else { return }
         loop.wakePipe.wait(milliseconds: remaining.milliseconds)

@@ -46,6 +46,42 @@ struct SecondLevelClusterOutageTests {
         await cluster.stop()
     }
 
+    @Test("a paused primary: its reads answer by their deadline, the other shards keep serving on time meanwhile")
+    func primaryPaused() async throws {
+        let cluster = try await RedisTestCluster.start()
+        let configuration = try clusterConfiguration(cluster, label: "cluster-pause")
+        let store = try await connectedClusterStore(configuration)
+        let namespaces = try namespacesOnEachNode(cluster, configuration)
+        for (index, namespace) in namespaces.enumerated() {
+            try await writeAndSettle(store, [UInt8(index)], for: key(namespace, "a"), generation: initialGeneration)
+        }
+
+        cluster.pause(2)
+        let stuck = await store.read(key(namespaces[2], "a"), deadline: .milliseconds(50))
+        #expect(stuck == .unavailable(.timeout))
+        // The node's link is dropped after the command timeout; reconnecting to a frozen node (which accepts TCP but
+        // never answers AUTH) happens off the store's thread, so reads of the other shards keep their deadlines.
+        try await waitUntil { store.nodes.connected == 2 }
+        let deadline = Duration.milliseconds(TestTiming.milliseconds(300))
+        let until = ContinuousClock.now + configuration.connection.commandTimeout * 2
+        var reads = 0
+        while ContinuousClock.now < until {
+            let index = reads % 2
+            let read = await store.read(key(namespaces[index], "a"), deadline: deadline)
+            #expect(read == .hit([UInt8(index)], generation: initialGeneration))
+            reads += 1
+        }
+        #expect(store.statistics().timeouts == 1)
+
+        cluster.resume(2)
+        try await waitUntil { store.nodes == (3, 3) }
+        #expect(
+            await store.read(key(namespaces[2], "a"), deadline: patientDeadline)
+                == .hit([2], generation: initialGeneration))
+        await store.shutdown()
+        await cluster.stop()
+    }
+
     @Test("a clear issued while its primary is down is applied when it returns, before any read of it")
     func clearWhileShardDown() async throws {
         let cluster = try await RedisTestCluster.start()
