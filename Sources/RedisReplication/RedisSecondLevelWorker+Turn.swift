@@ -56,10 +56,13 @@ extension RedisSecondLevelWorker {
                 disconnect(link, error)
                 continue
             }
-            deadline = min(deadline, link.lastSend + interval)
+            // The next health check is due only on an idle link (a busy one is checked by its replies' timeout).
+            if link.isIdle { deadline = min(deadline, link.lastSend + interval) }
             if let oldest = link.oldestSentAt { deadline = min(deadline, oldest + timeout) }
         }
-        deadline = min(deadline, lastEpochPoll + interval)
+        if !epochPollOutstanding, let node = epochNode, links[node]?.isConnected == true {
+            deadline = min(deadline, lastEpochPoll + interval)
+        }
         deliver()
         let polled = links.values.filter(\.isConnected)
         now = clock.now
