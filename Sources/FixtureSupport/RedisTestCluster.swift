@@ -38,11 +38,26 @@ public final class RedisTestCluster: Sendable {
     /// `redis://:password@127.0.0.1:port` of one node.
     public func url(ofNode index: Int) -> String { "redis://:\(password)@\(host):\(ports[index])" }
 
+    /// Directories of clusters not stopped (one shared by many tests lives as long as the process): removed at exit.
+    private static let leftOver = Mutex<(directories: Set<String>, registered: Bool)>(([], false))
+
+    private static func removeLeftOver() {
+        for directory in leftOver.withLock({ $0.directories }) {
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
     /// Starts the nodes, creates the cluster and returns once every node reports `cluster_state:ok`.
     public static func start(primaries: Int = 3, password: String? = nil) async throws -> RedisTestCluster {
         let ports = try (0..<primaries).map { _ in try UnusedPort.find() }
         let busPorts = try (0..<primaries).map { _ in try UnusedPort.find() }
         let directory = NSTemporaryDirectory() + "ucache-cluster-\(UUID().uuidString.prefix(8))"
+        let register = leftOver.withLock { leftOver in
+            leftOver.directories.insert(directory)
+            defer { leftOver.registered = true }
+            return !leftOver.registered
+        }
+        if register { atexit { RedisTestCluster.removeLeftOver() } }
         let cluster = RedisTestCluster(
             ports: ports, busPorts: busPorts, password: password ?? "ucache-test-\(UUID().uuidString.prefix(12))",
             directory: directory)
@@ -100,6 +115,7 @@ public final class RedisTestCluster: Sendable {
         }
         running.withLock { $0 = $0.map { _ in (0, nil) } }
         try? FileManager.default.removeItem(atPath: directory)
+        _ = Self.leftOver.withLock { $0.directories.remove(directory) }
     }
 
     /// Runs `redis-cli -a <password> -p <port> <arguments>` and returns what it printed.
