@@ -84,7 +84,9 @@ struct RedisSecondLevelCommands {
                 [Self.evalsha, hashes.takeTagsCurrentEpoch, Self.oneKey, keys.epoch, keys.tagPrefix(namespace)]
                     + tags.map { Array($0.name.utf8) }, key: keys.generation(namespace))
         }
-        let tagKeys = tags.map { keys.tag(namespace, epoch: epoch, tag: $0.name) }
+        let tagKeys = clearedEpochs(epoch).flatMap { epoch in
+            tags.map { keys.tag(namespace, epoch: epoch, tag: $0.name) }
+        }
         return RedisRoutedCommand(
             [Self.evalsha, hashes.takeTags, Array(String(tagKeys.count).utf8)] + tagKeys,
             key: keys.generation(namespace))
@@ -92,8 +94,18 @@ struct RedisSecondLevelCommands {
 
     /// The second step: delete the values the sets named.
     func deleteValues(_ names: [[UInt8]], in namespace: SecondLevelNamespace, epoch: String) -> RedisRoutedCommand {
-        let valueKeys = names.map { keys.value(namespace, epoch: epoch, name: String(decoding: $0, as: UTF8.self)) }
+        let valueKeys = clearedEpochs(epoch).flatMap { epoch in
+            names.map { keys.value(namespace, epoch: epoch, name: String(decoding: $0, as: UTF8.self)) }
+        }
         return RedisRoutedCommand([Self.del] + valueKeys, key: keys.generation(namespace))
+    }
+
+    /// The epochs a tag clear reaches: on one server the epoch key's (read by the script); on a cluster the store's
+    /// and the next, since another replica's fleet-wide clear reaches this store only with its next health check
+    /// and values written under that new epoch must not escape this clear meanwhile.
+    private func clearedEpochs(_ epoch: String) -> [String] {
+        guard !readsEpochKey, let value = UInt64(epoch), value < UInt64.max else { return [epoch] }
+        return [epoch, String(value + 1)]
     }
 
     func moveEpoch() -> RedisRoutedCommand {

@@ -27,6 +27,7 @@ extension RedisSecondLevelWorker {
         }
         for (found, error) in discovered { adopt(found, error) }
         for handshake in handshakes { adopt(handshake) }
+        if !handshakes.isEmpty { publishConnectionState() }
         let now = clock.now
         if isCluster, !isDiscovering, map.nodes.isEmpty || mapRefreshDue, now >= nextDiscovery {
             isDiscovering = true
@@ -115,6 +116,7 @@ extension RedisSecondLevelWorker {
         for item in link.drop().reversed() { fail(item) }  // reversed: clears go back in their order
         if link.node == epochNode { epochPollOutstanding = false }
         deliver()
+        publishConnectionState()
         scheduleReconnection(link)
     }
 

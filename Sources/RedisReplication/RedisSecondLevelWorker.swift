@@ -122,6 +122,18 @@ final class RedisSecondLevelWorker {
         }
     }
 
+    /// Tells callers at once whether reads can be sent and how many nodes are connected (a change of connections
+    /// must not wait for the next exchange, which an idle loop makes only at its next health check).
+    func publishConnectionState() {
+        let ready = isReady
+        let connected = links.values.filter(\.isConnected).count
+        let known = isCluster ? map.nodes.count : 1
+        loop.shared.withLock { shared in
+            shared.isConnected = ready
+            shared.nodes = (connected, known)
+        }
+    }
+
     /// While not ready: reads queued before the store noticed fail, writes are dropped.
     private func refuse(_ batch: Batch) {
         delta.errors += batch.reads.count

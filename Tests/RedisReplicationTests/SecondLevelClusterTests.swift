@@ -99,6 +99,26 @@ struct SecondLevelClusterTests {
         await other.shutdown()
     }
 
+    @Test("a tag clear made before this store learnt another's fleet-wide clear still reaches the new epoch's values")
+    func tagClearBeforeTheEpochArrives() async throws {
+        let cluster = try await SharedTestCluster.get()
+        let configuration = try clusterConfiguration(cluster, label: "cluster-epoch-tags")
+        var slow = configuration
+        slow.connection.pingInterval = .seconds(3_600)  // this store will not read the epoch again by itself
+        let (one, other) = (try await connectedClusterStore(configuration), try await connectedClusterStore(slow))
+        let tag = SecondLevelTag("balances")
+        await one.clearAll()
+        let moved = SecondLevelGeneration(token: "1.0")
+        try await writeAndSettle(one, [1], for: key("alice", "a"), generation: moved, tags: [tag])
+        #expect(await one.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: moved))
+        #expect(await other.read(key("alice", "a"), deadline: patientDeadline) == .miss(generation: initialGeneration))
+
+        await other.clearTags([tag], in: SecondLevelNamespace("alice"))
+        #expect(await one.read(key("alice", "a"), deadline: patientDeadline) == .miss(generation: moved))
+        await one.shutdown()
+        await other.shutdown()
+    }
+
     @Test("a slot migrated during reads: ASK then MOVED are followed, every read a hit with its own value")
     func slotMigratedDuringReads() async throws {
         let cluster = try await RedisTestCluster.start()
