@@ -37,11 +37,14 @@ enum RedisReplyFuzzTarget {
     /// What the module makes of a reply: a second-level read's outcome (and the value's decoding, as the hub
     /// would), a lost-scripts error, a pub/sub message.
     private static func interpret(_ reply: RedisReply) {
-        if case .hit(let value, _) = RedisSecondLevelCommands.readOutcome(reply) {
+        if case .hit(let value, _) = RedisSecondLevelCommands.readOutcome(reply, epoch: "0") {
             _ = SecondLevelEntryCodec.decode(value)
             _ = SecondLevelEntryCodec.decodeGraphQL(value)
         }
         _ = RedisSecondLevelCommands.isNoScript(reply)
+        _ = RedisSecondLevelCommands.epoch(in: reply)
+        _ = RedisClusterMap(slots: reply, fallbackHost: "127.0.0.1")
+        _ = RedisClusterRedirect(reply, fallbackHost: "127.0.0.1")
         if case .array(let items) = reply, let kind = items.first?.text, kind == "message", items.count == 3,
             case .string(let payload) = items[2]
         {

@@ -75,15 +75,21 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
         var link: RedisLink?
         let clock = ContinuousClock()
         var nextAttempt = clock.now
+        // On a cluster, any node serves classic pub/sub (a PUBLISH reaches every node): a lost node moves the link
+        // to the next seed.
+        let seeds = configuration.seeds
+        var seed = 0
         report(.connecting)
         while !shared.withLock({ $0.stopRequested }) {
             guard let current = link else {
                 if clock.now >= nextAttempt {
                     do {
-                        link = try RedisLink(configuration: configuration, clock: clock)
+                        link = try RedisLink(
+                            configuration: configuration.pointed(at: seeds[seed % seeds.count]), clock: clock)
                         backoff = configuration.initialBackoff
                         report(.subscribed)
                     } catch {
+                        seed += 1
                         report(.disconnected(reason: error.description))
                         nextAttempt = clock.now + jittered(backoff)
                         backoff = min(backoff * 2, configuration.maximumBackoff)
@@ -105,6 +111,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
                 let unsent = current.unacknowledged
                 shared.withLock { $0.outbox.insert(contentsOf: unsent, at: 0) }
                 link = nil
+                seed += 1
                 report(.disconnected(reason: error.description))
                 nextAttempt = clock.now + jittered(backoff)
                 backoff = min(backoff * 2, configuration.maximumBackoff)

@@ -40,6 +40,9 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
     public var outboxLimit: Int
     /// TLS for the connection; nil is plaintext TCP. A `rediss://` URL sets it (verification on). Default: nil.
     public var tls: TLS?
+    /// One server, or a Redis Cluster's seed nodes (a URL listing several hosts, or `UCACHE_REDIS_CLUSTER=1`).
+    /// Default: ``RedisTopology/standalone``.
+    public var topology: RedisTopology = .standalone
 
     /// A configuration with every field given or defaulted (see each field).
     public init(
@@ -72,9 +75,9 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
         self.tls = tls
     }
 
-    /// Parses `redis://[user[:password]@]host[:port]` (percent-escapes in user and password are decoded);
-    /// `rediss://` is the same over TLS (``tls`` set: TLS 1.2+, certificate and host name verified against the
-    /// system's trust store unless a CA is configured).
+    /// Parses `redis://[user[:password]@]host[:port][,host:port…]` (several hosts: the seeds of a Redis Cluster;
+    /// percent-escapes in user and password are decoded); `rediss://` is the same over TLS (``tls`` set: TLS 1.2+,
+    /// certificate and host name verified against the system's trust store unless a CA is configured).
     ///
     /// - Parameters:
     ///   - url: `redis[s]://[user]:password@host[:port]`.
@@ -107,15 +110,10 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
                 username = String(credentials).removingPercentEncodingSafely
             }
         }
-        if let colon = rest.lastIndex(of: ":") {
-            guard let parsed = Int(rest[rest.index(after: colon)...]), (1...65535).contains(parsed) else {
-                throw RedisReplicationError(.invalidURL, "The Redis URL's port is not a number in 1…65535.")
-            }
-            port = parsed
-            rest = rest[..<colon]
-        }
-        guard !rest.isEmpty else { throw RedisReplicationError(.invalidURL, "The Redis URL names no host.") }
-        host = String(rest)
+        let nodes = try Self.nodes(in: rest)
+        host = nodes[0].host
+        port = nodes[0].port
+        if nodes.count > 1 { topology = .cluster(seeds: nodes) }
         try checkCredentials()
     }
 
@@ -167,6 +165,7 @@ public struct RedisReplicationConfiguration: Sendable, CustomStringConvertible {
             try settings.check()
             tls = settings
         }
+        try applyClusterEnvironment(environment)
     }
 
     /// Host, port, user and channel; the password is shown as `***`.

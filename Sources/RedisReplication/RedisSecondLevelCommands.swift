@@ -1,21 +1,37 @@
 import UnifiedCache
 
+/// A command and the slot of its keys (every key of a command is in one slot), for routing on a cluster.
+struct RedisRoutedCommand {
+    var arguments: [[UInt8]]
+    var slot: Int
+
+    init(_ arguments: [[UInt8]], key: [UInt8]) {
+        self.arguments = arguments
+        slot = RedisClusterSlot.of(key)
+    }
+}
+
 /// The second level's commands as hiredis arguments, and what their replies mean.
 struct RedisSecondLevelCommands {
     private static let evalsha = Array("EVALSHA".utf8)
     private static let oneKey = Array("1".utf8)
-    private static let twoKeys = Array("2".utf8)
     private static let incr = Array("INCR".utf8)
+    private static let get = Array("GET".utf8)
+    private static let del = Array("DEL".utf8)
     static let ping = [Array("PING".utf8)]
+    static let asking = [Array("ASKING".utf8)]
     static let noScriptPrefix = "NOSCRIPT"
 
     let keys: RedisSecondLevelKeys
     let hashes: ScriptHashes
     let maxTimeToLive: [UInt8]
+    /// On one server, reads and tag clears read the epoch key themselves; on a cluster they use the store's.
+    let readsEpochKey: Bool
 
-    init(keys: RedisSecondLevelKeys, hashes: ScriptHashes, maxTimeToLive: Duration) {
+    init(keys: RedisSecondLevelKeys, hashes: ScriptHashes, maxTimeToLive: Duration, readsEpochKey: Bool) {
         self.keys = keys
         self.hashes = hashes
+        self.readsEpochKey = readsEpochKey
         self.maxTimeToLive = Array(String(maxTimeToLive.milliseconds).utf8)
     }
 
@@ -24,45 +40,116 @@ struct RedisSecondLevelCommands {
         [Array("SCRIPT".utf8), Array("LOAD".utf8), Array($0.utf8)]
     }
 
-    func read(_ key: SecondLevelKey) -> [[UInt8]] {
-        [
-            Self.evalsha, hashes.read, Self.twoKeys, keys.epoch, keys.generation(key.namespace),
-            keys.valuePrefix(key.namespace), Array(key.name.utf8),
-        ]
+    func read(_ key: SecondLevelKey, epoch: String) -> RedisRoutedCommand {
+        let generation = keys.generation(key.namespace)
+        if readsEpochKey {
+            return RedisRoutedCommand(
+                [
+                    Self.evalsha, hashes.readCurrentEpoch, Array("2".utf8), generation, keys.epoch,
+                    keys.valuePrefix(key.namespace), Array(key.name.utf8),
+                ], key: generation)
+        }
+        return RedisRoutedCommand(
+            [
+                Self.evalsha, hashes.read, Array("2".utf8), generation,
+                keys.value(key.namespace, epoch: epoch, name: key.name),
+            ], key: generation)
     }
 
-    func write(_ write: RedisSecondLevelLoop.Write) -> [[UInt8]] {
+    /// The write, under the epoch and generation of the read its token came from; nil for a token no read of this
+    /// store returned.
+    func write(_ write: RedisSecondLevelLoop.Write) -> RedisRoutedCommand? {
+        guard let (epoch, generation) = Self.parts(of: write.token) else { return nil }
         let namespace = write.key.namespace
-        return [
-            Self.evalsha, hashes.write, Self.twoKeys, keys.epoch, keys.generation(namespace), Array(write.token.utf8),
-            keys.valuePrefix(namespace), Array(write.key.name.utf8), write.value,
-            Array(String(write.timeToLiveMilliseconds).utf8), keys.tagPrefix(namespace),
-        ] + write.tags.map { Array($0.name.utf8) }
+        let generationKey = keys.generation(namespace)
+        let tagKeys = write.tags.map { keys.tag(namespace, epoch: epoch, tag: $0.name) }
+        let declared = [generationKey, keys.value(namespace, epoch: epoch, name: write.key.name)] + tagKeys
+        return RedisRoutedCommand(
+            [Self.evalsha, hashes.write, Array(String(declared.count).utf8)] + declared + [
+                Array(generation.utf8), write.value, Array(String(write.timeToLiveMilliseconds).utf8),
+                Array(write.key.name.utf8),
+            ], key: generationKey)
     }
 
-    func clear(_ operation: RedisSecondLevelLoop.ClearOperation) -> [[UInt8]] {
-        switch operation {
-        case .namespace(let namespace):
-            return [Self.evalsha, hashes.clearNamespace, Self.oneKey, keys.generation(namespace), maxTimeToLive]
-        case .tags(let tags, let namespace):
-            return [
-                Self.evalsha, hashes.clearTags, Self.twoKeys, keys.epoch, keys.generation(namespace),
-                keys.valuePrefix(namespace), keys.tagPrefix(namespace),
-            ] + tags.map { Array($0.name.utf8) }
-        case .all:
-            return [Self.incr, keys.epoch]
+    func clearNamespace(_ namespace: SecondLevelNamespace) -> RedisRoutedCommand {
+        let generation = keys.generation(namespace)
+        return RedisRoutedCommand(
+            [Self.evalsha, hashes.clearNamespace, Self.oneKey, generation, maxTimeToLive], key: generation)
+    }
+
+    /// The first step of a tag clear: take (and delete) the tag sets of the epoch.
+    func takeTags(_ tags: [SecondLevelTag], in namespace: SecondLevelNamespace, epoch: String) -> RedisRoutedCommand {
+        if readsEpochKey {
+            return RedisRoutedCommand(
+                [Self.evalsha, hashes.takeTagsCurrentEpoch, Self.oneKey, keys.epoch, keys.tagPrefix(namespace)]
+                    + tags.map { Array($0.name.utf8) }, key: keys.generation(namespace))
+        }
+        let tagKeys = clearedEpochs(epoch).flatMap { epoch in
+            tags.map { keys.tag(namespace, epoch: epoch, tag: $0.name) }
+        }
+        return RedisRoutedCommand(
+            [Self.evalsha, hashes.takeTags, Array(String(tagKeys.count).utf8)] + tagKeys,
+            key: keys.generation(namespace))
+    }
+
+    /// The second step: delete the values the sets named.
+    func deleteValues(_ names: [[UInt8]], in namespace: SecondLevelNamespace, epoch: String) -> RedisRoutedCommand {
+        let valueKeys = clearedEpochs(epoch).flatMap { epoch in
+            names.map { keys.value(namespace, epoch: epoch, name: String(decoding: $0, as: UTF8.self)) }
+        }
+        return RedisRoutedCommand([Self.del] + valueKeys, key: keys.generation(namespace))
+    }
+
+    /// The epochs a tag clear reaches: on one server the epoch key's (read by the script); on a cluster the store's
+    /// and the next, since another replica's fleet-wide clear reaches this store only with its next health check
+    /// and values written under that new epoch must not escape this clear meanwhile.
+    private func clearedEpochs(_ epoch: String) -> [String] {
+        guard !readsEpochKey, let value = UInt64(epoch), value < UInt64.max else { return [epoch] }
+        return [epoch, String(value + 1)]
+    }
+
+    func moveEpoch() -> RedisRoutedCommand {
+        RedisRoutedCommand([Self.incr, keys.epoch], key: keys.epoch)
+    }
+
+    func readEpoch() -> RedisRoutedCommand {
+        RedisRoutedCommand([Self.get, keys.epoch], key: keys.epoch)
+    }
+
+    /// The epoch in a reply of `GET` (absent: 0) or `INCR`; nil for anything else.
+    static func epoch(in reply: RedisReply) -> String? {
+        switch reply {
+        case .null: return "0"
+        case .integer(let value): return String(value)
+        case .string(let bytes):
+            guard let value = UInt64(String(decoding: bytes, as: UTF8.self)) else { return nil }
+            return String(value)
+        default: return nil
         }
     }
 
-    /// The read script's `{token, value or nil}` as a hit or a miss; anything else is an error.
-    static func readOutcome(_ reply: RedisReply) -> SecondLevelRead {
-        guard case .array(let items) = reply, items.count == 2, case .string(let token) = items[0] else {
-            return .unavailable(.error)
+    /// `<epoch>.<generation>` split, both decimal numbers.
+    static func parts(of token: String) -> (epoch: String, generation: String)? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, UInt64(parts[0]) != nil, UInt64(parts[1]) != nil else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// The read script's `{generation, value or nil[, epoch]}` as a hit or a miss under its epoch (`epoch` when the
+    /// reply names none); anything else is an error.
+    static func readOutcome(_ reply: RedisReply, epoch known: String) -> SecondLevelRead {
+        guard case .array(let items) = reply, items.count == 2 || items.count == 3,
+            case .string(let generation) = items[0]
+        else { return .unavailable(.error) }
+        var epoch = known
+        if items.count == 3 {
+            guard let named = Self.epoch(in: items[2]) else { return .unavailable(.error) }
+            epoch = named
         }
-        let generation = SecondLevelGeneration(token: String(decoding: token, as: UTF8.self))
+        let token = SecondLevelGeneration(token: epoch + "." + String(decoding: generation, as: UTF8.self))
         switch items[1] {
-        case .string(let value): return .hit(value, generation: generation)
-        case .null: return .miss(generation: generation)
+        case .string(let value): return .hit(value, generation: token)
+        case .null: return .miss(generation: token)
         default: return .unavailable(.error)
         }
     }

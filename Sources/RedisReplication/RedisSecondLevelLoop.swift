@@ -46,6 +46,8 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
 
     struct Shared: RedisLoopState {
         var isConnected = false
+        /// Nodes connected, of those the store serves (one, or the primaries of the cluster's slot map).
+        var nodes = (connected: 0, known: 0)
         var isRunning = false
         var stopRequested = false
         /// A byte is in the pipe, or the loop has not yet taken the queues: no need to write another.
@@ -81,6 +83,10 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
     let clock = ContinuousClock()
     let shared = Mutex(Shared())
     let wakePipe = RedisWakePipe()
+    /// Connections made, and slot maps discovered, on connecting threads (blocking work the loop's thread never
+    /// does, so a paused node cannot stall the reads of the others), waiting for the loop to take them.
+    let handoff = Mutex<(handshakes: [RedisNodeHandshake], discovered: [(RedisClusterMap, RedisReplicationError?)])>(
+        ([], []))
 
     init(configuration: RedisSecondLevelConfiguration) {
         self.configuration = configuration
@@ -163,6 +169,11 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
             statistics.isConnected = shared.isConnected
             return statistics
         }
+    }
+
+    /// Nodes connected and known (see ``Shared/nodes``).
+    var nodes: (connected: Int, known: Int) {
+        shared.withLock { $0.nodes }
     }
 
     var lastError: RedisReplicationError? {

@@ -6,8 +6,8 @@ import UnifiedCache
 /// let l2 = RedisSecondLevelStore(configuration: try RedisSecondLevelConfiguration(url: "redis://:secret@redis:6379"))
 /// ```
 ///
-/// All Redis I/O happens on one thread of its own, over one connection, fully pipelined: a read costs one lock
-/// acquisition to queue it, one Lua script call (EVALSHA: epoch, generation and value in one round trip) and one
+/// All Redis I/O happens on one thread of its own, over one connection per node, fully pipelined: a read costs one
+/// lock acquisition to queue it, one Lua script call (EVALSHA: generation and value in one round trip) and one
 /// resumption. Every read is answered by its deadline; while Redis is down, refused or paused past the command
 /// timeout, reads fail at once and writes are dropped (counted), while clears stay queued and are applied after the
 /// reconnection. Callers never see an error.
@@ -16,8 +16,15 @@ import UnifiedCache
 /// clear moves its generation on; what it held is left to the TTL). ``clearTags(_:in:)`` is O(entries the tags
 /// name). ``clearAll()`` moves the fleet epoch: O(1).
 ///
-/// The scripts compute key names, so the store is not Redis Cluster safe. Run Redis with `maxmemory-policy
-/// noeviction` (or enough memory): an evicted generation key would make a cleared namespace readable again.
+/// On a Redis Cluster (``RedisTopology/cluster(seeds:)``) each namespace's keys share one hash slot and every script
+/// touches only the keys it declares; commands are routed by slot, `MOVED` and `ASK` are followed. While a node is
+/// down, reads of its slots are misses (counted as errors) and its writes are dropped (counted); the other nodes
+/// serve; a clear for it is applied when it is back, before any read of it. The fleet epoch is not read per request:
+/// each store reads it with every health check (``RedisReplicationConfiguration/pingInterval``), so a
+/// ``clearAll()`` made by another replica reaches this one's reads within that interval.
+///
+/// Run Redis with `maxmemory-policy noeviction` (or enough memory): an evicted generation key would make a cleared
+/// namespace readable again.
 public final class RedisSecondLevelStore: SecondLevelStore {
     private let loop: RedisSecondLevelLoop
 
@@ -80,6 +87,9 @@ public final class RedisSecondLevelStore: SecondLevelStore {
     /// Why the last connection failed or could not be made (refused, AUTH rejected, timed out), for an operator's
     /// log next to `statistics().isConnected`; nil before any failure. Never contains the password.
     public var lastError: RedisReplicationError? { loop.lastError }
+
+    /// Nodes connected, and nodes the store sends to (1 for one server; the primaries of a cluster's slot map).
+    var nodes: (connected: Int, known: Int) { loop.nodes }
 
     /// Answers every pending read with `.unavailable(.stopped)`, closes the connection; returns once the thread is
     /// done. Clears not yet applied are abandoned.

@@ -6,8 +6,10 @@ import RedisReplication
 /// redis-server started on a free loopback port, TLS-only with freshly made test certificates under `--redis tls`
 /// (or `UCACHE_BENCH_REDIS=tls`), verified as in production (CA and host name).
 struct BenchRedis {
-    /// The server started here; nil when `UCACHE_REDIS_URL` names one.
+    /// The server started here; nil when `UCACHE_REDIS_URL` names one or under `--cluster 1`.
     let server: RedisTestServer?
+    /// The 3-primary cluster started here under `--cluster 1`.
+    var cluster: RedisTestCluster? = nil
     /// How to reach it.
     let configuration: RedisReplicationConfiguration
 
@@ -15,6 +17,11 @@ struct BenchRedis {
         let environment = ProcessInfo.processInfo.environment
         if let given = try RedisReplicationConfiguration(environment: environment) {
             return BenchRedis(server: nil, configuration: given)
+        }
+        if options.int("cluster", default: 0) == 1 {
+            let cluster = try await RedisTestCluster.start()
+            return BenchRedis(
+                server: nil, cluster: cluster, configuration: try RedisReplicationConfiguration(url: cluster.url))
         }
         guard options.string("redis") == "tls" else {
             let server = try await RedisTestServer.start()
@@ -33,6 +40,9 @@ struct BenchRedis {
     /// Where the figures come from, for the report's notes.
     var note: String {
         let transport = configuration.tls == nil ? "plaintext" : "TLS (verified)"
-        return "Redis \(server == nil ? "from UCACHE_REDIS_URL" : "started on loopback"), \(transport)"
+        let source =
+            cluster != nil
+            ? "a 3-primary cluster on loopback" : server == nil ? "from UCACHE_REDIS_URL" : "started on loopback"
+        return "Redis \(source), \(transport)"
     }
 }

@@ -8,7 +8,7 @@ import UnifiedCache
 /// Two replicas in one process over a real redis-server on loopback.
 struct ReplicasSuite: BenchSuite {
     let help = """
-        ucache-bench replicas [--clears N] [--hits N] [--redis tls] [--json]
+        ucache-bench replicas [--clears N] [--hits N] [--redis tls] [--cluster 1] [--json]
 
         Two hubs (replicas A and B) on one Redis channel: a redis-server started on a free loopback port (TLS-only
         with --redis tls or UCACHE_BENCH_REDIS=tls), or UCACHE_REDIS_URL (with UCACHE_REDIS_TLS_*). Timed:
@@ -20,6 +20,10 @@ struct ReplicasSuite: BenchSuite {
           where B runs on another machine).
         - REST cache hits on A through APIService (fixture server upstream, warmed): hits per second with Redis
           up, then killed (--hits each, default 100,000); hits never touch Redis, so they should match.
+        With --cluster 1: a 3-primary Redis Cluster on loopback instead, A's link on node 0 and B's on node 1 (classic
+        pub/sub crosses the cluster bus); added rows time one message from a PUBLISH on node 0 to a SUBSCRIBE on
+        node 1, and from an SPUBLISH to an SSUBSCRIBE on the node that owns the channel's slot (--clears each);
+        "Redis down" kills node 0 (A's link moves to another seed).
         """
 
     private struct FlagsRequest: RequestType {
@@ -35,10 +39,14 @@ struct ReplicasSuite: BenchSuite {
         let tenant = try await FixtureServer.tenant("benchreplicas")
         let redis = try await BenchRedis.start(options: options)
         let ownServer = redis.server
+        let cluster = redis.cluster
         let url = redis.configuration
         let channel = "ucache-bench:\(UUID().uuidString.prefix(8))"
         let a = try Self.hub(tenant: tenant, url: url, channel: channel)
-        let b = try Self.hub(tenant: tenant, url: url, channel: channel)
+        let b = try Self.hub(
+            tenant: tenant,
+            url: try cluster.map { try RedisReplicationConfiguration(url: Self.url($0, first: 1)) } ?? url,
+            channel: channel)
         let island = try CacheHub(
             configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL),
             settings: SettingsStore())
@@ -70,10 +78,15 @@ struct ReplicasSuite: BenchSuite {
         await b.shutdown()
         let alone = await Self.clearCost(a: a, onA: onA, island: island, local: local, clears: clears)
 
+        let probes = try cluster.map { try Self.pubSubRows($0, channel: channel + ":probe", count: clears) } ?? []
         let up = try await hitRate(onA, count: hits)
         var notes = ["\(redis.note), channel \(channel)."]
         var down: Double?
-        if let ownServer {
+        if let cluster {
+            await cluster.kill(0)
+            down = try await hitRate(onA, count: hits)
+            await cluster.stop()
+        } else if let ownServer {
             await ownServer.kill()
             try await waitUntil { a.replicationStatistics?.linkState.isUp == false }
             down = try await hitRate(onA, count: hits)
@@ -99,7 +112,7 @@ struct ReplicasSuite: BenchSuite {
                 Self.costRow("clearBalancesCache() island, B stopped (µs)", alone.local),
                 .init(name: "REST hits, Redis up", values: ["per second": up]),
                 .init(name: "REST hits, Redis down", values: down.map { ["per second": $0] } ?? [:]),
-            ],
+            ] + probes,
             notes: notes
         )
     }
@@ -124,6 +137,47 @@ struct ReplicasSuite: BenchSuite {
             localCost.append(monotonicNanoseconds() - begin)
         }
         return (replicatedCost, localCost)
+    }
+
+    /// `redis://…` listing every node of `cluster`, node `first` first.
+    private static func url(_ cluster: RedisTestCluster, first: Int) -> String {
+        let order = [first] + cluster.ports.indices.filter { $0 != first }
+        return "redis://:\(cluster.password)@"
+            + order.map { "\(cluster.host):\(cluster.ports[$0])" }.joined(separator: ",")
+    }
+
+    /// One message at a time: PUBLISH on node 0 → SUBSCRIBE on node 1, and SPUBLISH → SSUBSCRIBE on the channel's
+    /// shard.
+    private static func pubSubRows(_ cluster: RedisTestCluster, channel: String, count: Int) throws -> [BenchReport.Row]
+    {
+        let nodes = try cluster.ports.indices.map { try RedisReplicationConfiguration(url: cluster.url(ofNode: $0)) }
+        let classic = try RedisPubSubProbe.latencies(
+            publisher: nodes[0], subscriber: nodes[1], channel: channel, sharded: false, count: count)
+        // Only the node that owns the channel's slot accepts SSUBSCRIBE (the others answer MOVED).
+        guard
+            let sharded = nodes.lazy.compactMap({ node in
+                try? RedisPubSubProbe.latencies(
+                    publisher: node, subscriber: node, channel: channel, sharded: true, count: count)
+            }).first
+        else { throw BenchError("no node accepted SSUBSCRIBE") }
+        return [
+            Self.durationRow("PUBLISH node 0 → SUBSCRIBE node 1 (µs)", classic),
+            Self.durationRow("SPUBLISH → SSUBSCRIBE on the channel's shard (µs)", sharded),
+        ]
+    }
+
+    private static func durationRow(_ name: String, _ durations: [Duration]) -> BenchReport.Row {
+        var samples = Samples()
+        for duration in durations {
+            let (seconds, attoseconds) = duration.components
+            samples.append(UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000))
+        }
+        return .init(
+            name: name,
+            values: [
+                "p50": samples.percentile(0.5) / 1000, "p99": samples.percentile(0.99) / 1000,
+                "max": samples.percentile(1.0) / 1000,
+            ])
     }
 
     private static func costRow(_ name: String, _ samples: Samples) -> BenchReport.Row {

@@ -8,7 +8,7 @@ import UnifiedCache
 /// Two replicas in one process sharing a second level in a real redis-server on loopback.
 struct SecondLevelSuite: BenchSuite {
     let help = """
-        ucache-bench l2 [--reads N] [--sessions N] [--routes N] [--redis tls]
+        ucache-bench l2 [--reads N] [--sessions N] [--routes N] [--redis tls] [--cluster 1]
 
         Hubs A and B share a second level in a redis-server started on a free loopback port (TLS-only with
         --redis tls or UCACHE_BENCH_REDIS=tls; or UCACHE_REDIS_URL with UCACHE_REDIS_TLS_*),
@@ -22,6 +22,8 @@ struct SecondLevelSuite: BenchSuite {
         Then a cold replica's hit rate over a workload of --sessions (default 200) × --routes (default 20)
         entries, each read twice in a shuffled order, after replica A ran it once: a new hub with the second level
         vs a new hub without. Last, sealing alone: seal and open of a 1 KB and a 16 KB value, in µs per KB.
+        With --cluster 1: a 3-primary Redis Cluster on loopback instead, and one more row: a new replica over the
+        same workload after one primary was killed (hit rate, reads/s and hits/s; that shard's reads are misses).
         """
 
     private struct FlagsRequest: RequestType {
@@ -40,6 +42,7 @@ struct SecondLevelSuite: BenchSuite {
         let tenant = try await FixtureServer.tenant("benchl2")
         let redis = try await BenchRedis.start(options: options)
         defer { redis.server?.terminate() }
+        let cluster = redis.cluster
         let url = redis.configuration
         let prefix = "ucache-bench:l2:\(UUID().uuidString.prefix(8)):"
         let a = try Self.hub(tenant: tenant, url: url, prefix: prefix)
@@ -92,6 +95,40 @@ struct SecondLevelSuite: BenchSuite {
             }
             rates.append(Double(hits) / Double(order.count))
         }
+        var shardDown: [BenchReport.Row] = []
+        var shardNote: [String] = []
+        if let cluster {
+            // One primary killed: a new replica over the same workload; that shard's entries come from the upstream.
+            // Not the node holding the fleet epoch: a replica that starts while that one is down has no L2.
+            let epochOwner = cluster.ports.indices.first { index in
+                !((try? cluster.cli(cluster.ports[index], "GET '\(prefix)e'")) ?? "MOVED").contains("MOVED")
+            }
+            let victim = cluster.ports.indices.last { $0 != epochOwner } ?? 2
+            await cluster.kill(victim)
+            let survivor = try Self.hub(tenant: tenant, url: url, prefix: prefix)
+            try await waitUntil { survivor.secondLevelStatistics?.store.isConnected == true }
+            var hits = 0
+            let begin = monotonicNanoseconds()
+            for (session, key) in order where try await Self.read(Self.session(survivor, session), key) == .cache {
+                hits += 1
+            }
+            let seconds = Double(monotonicNanoseconds() - begin) / 1e9
+            shardDown = [
+                .init(
+                    name: "cold replica, one of 3 shards killed",
+                    values: [
+                        "hit rate": Double(hits) / Double(order.count), "reads/s": Double(order.count) / seconds,
+                        "hits/s": Double(hits) / seconds,
+                    ])
+            ]
+            let survived = survivor.secondLevelStatistics?.store
+            shardNote = [
+                "Shard killed: node \(victim) of 3; the new replica's store: \(survived?.hits ?? 0) hits, "
+                    + "\(survived?.errors ?? 0) errors (reads of that shard), \(survived?.timeouts ?? 0) timeouts."
+            ]
+            await survivor.shutdown()
+            await cluster.stop()
+        }
         let sealingRows = try Self.sealingRows()
         let statistics = b.secondLevelStatistics
         let fill = a.secondLevelStatistics
@@ -99,7 +136,7 @@ struct SecondLevelSuite: BenchSuite {
         return BenchReport(
             suite: "l2",
             machine: BenchReport.machineDescription,
-            columns: ["p50", "p99", "max", "hit rate"],
+            columns: ["p50", "p99", "max", "hit rate"] + (cluster == nil ? [] : ["reads/s", "hits/s"]),
             rows: [
                 Self.row("L2 hit: B reads what A fetched (µs)", secondLevelHits),
                 Self.row("L1 hit (µs)", memoryHits),
@@ -109,7 +146,7 @@ struct SecondLevelSuite: BenchSuite {
                 Self.row("GraphQL upstream fetch, no L2 (µs)", graphQL.upstream),
                 .init(name: "cold replica, warm L2", values: ["hit rate": rates[0]]),
                 .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
-            ] + sealingRows,
+            ] + shardDown + sealingRows,
             notes: [
                 "\(redis.note); read deadline 5 ms.",
                 "\(notServedFromL2) of \(reads) L2 reads were not hits; B's store: \(statistics?.store.timeouts ?? 0) "
@@ -117,7 +154,7 @@ struct SecondLevelSuite: BenchSuite {
                 "Workload: \(sessions) sessions × \(routes) entries, each read twice, shuffled.",
                 "A (filling L2): \(fill?.store.writes ?? 0) writes, \(fill?.store.droppedWrites ?? 0) dropped, "
                     + "\(fill?.store.timeouts ?? 0) read timeouts (nothing written for those).",
-            ]
+            ] + shardNote
         )
     }
 

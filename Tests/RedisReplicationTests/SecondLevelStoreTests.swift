@@ -122,6 +122,25 @@ struct SecondLevelStoreTests {
         await store.shutdown()
     }
 
+    @Test("on one server, another store's fleet-wide clear reaches this store's next read and tag clear at once")
+    func clearAllFromAnotherStore() async throws {
+        let configuration = try secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "all2")
+        let (one, other) = (try await connectedStore(configuration), try await connectedStore(configuration))
+        let tag = SecondLevelTag("t")
+        try await writeAndSettle(one, [1], for: key("alice", "a"), generation: initialGeneration)
+        #expect(
+            await other.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
+
+        await one.clearAll()
+        let moved = SecondLevelGeneration(token: "1.0")
+        #expect(await other.read(key("alice", "a"), deadline: patientDeadline) == .miss(generation: moved))
+        try await writeAndSettle(one, [2], for: key("alice", "b"), generation: moved, tags: [tag])
+        await other.clearTags([tag], in: SecondLevelNamespace("alice"))
+        #expect(await one.read(key("alice", "b"), deadline: patientDeadline) == .miss(generation: moved))
+        await one.shutdown()
+        await other.shutdown()
+    }
+
     @Test("values, tag sets and generation keys get TTLs; every TTL is capped by maxTimeToLive")
     func timeToLive() async throws {
         var configuration = try secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "ttl")
@@ -132,36 +151,36 @@ struct SecondLevelStoreTests {
         // The first write of a namespace creates its generation key, living as long as the value.
         try await writeAndSettle(
             store, [0], for: key("bob", "first"), generation: initialGeneration, timeToLive: .seconds(30))
-        #expect(try raw.command("GET", "\(prefix)g:bob") == .string(Array("0".utf8)))
-        let createdTTL = try #require(try raw.integer("PTTL", "\(prefix)g:bob"))
+        #expect(try raw.command("GET", "\(prefix){bob}g") == .string(Array("0".utf8)))
+        let createdTTL = try #require(try raw.integer("PTTL", "\(prefix){bob}g"))
         #expect(createdTTL > 20_000 && createdTTL <= 30_000)
 
         await store.clearNamespace(SecondLevelNamespace("alice"))
-        #expect(try raw.command("GET", "\(prefix)g:alice") == .string(Array("1".utf8)))
-        let generationTTL = try #require(try raw.integer("PTTL", "\(prefix)g:alice"))
+        #expect(try raw.command("GET", "\(prefix){alice}g") == .string(Array("1".utf8)))
+        let generationTTL = try #require(try raw.integer("PTTL", "\(prefix){alice}g"))
         #expect(generationTTL > 590_000 && generationTTL <= 600_000)
 
         let one = SecondLevelGeneration(token: "0.1")
         try await writeAndSettle(
             store, [1], for: key("alice", "short"), generation: one, timeToLive: .seconds(30),
             tags: [SecondLevelTag("t")])
-        let valueTTL = try #require(try raw.integer("PTTL", "\(prefix)v:alice:0.1:short"))
-        let tagTTL = try #require(try raw.integer("PTTL", "\(prefix)t:alice:0.1:t"))
+        let valueTTL = try #require(try raw.integer("PTTL", "\(prefix){alice}v:0:short"))
+        let tagTTL = try #require(try raw.integer("PTTL", "\(prefix){alice}t:0:t"))
         #expect(valueTTL > 20_000 && valueTTL <= 30_000)
         #expect(tagTTL > 20_000 && tagTTL <= 30_000)
 
         try await writeAndSettle(
             store, [2], for: key("alice", "long"), generation: one, timeToLive: .seconds(7_200),
             tags: [SecondLevelTag("t")])
-        let cappedTTL = try #require(try raw.integer("PTTL", "\(prefix)v:alice:0.1:long"))
+        let cappedTTL = try #require(try raw.integer("PTTL", "\(prefix){alice}v:0:long"))
         #expect(cappedTTL > 590_000 && cappedTTL <= 600_000)
         // The tag set lives as long as its longest-lived value; the generation key at least as long as any value.
-        #expect(try #require(try raw.integer("PTTL", "\(prefix)t:alice:0.1:t")) > 590_000)
+        #expect(try #require(try raw.integer("PTTL", "\(prefix){alice}t:0:t")) > 590_000)
 
         // A generation key closer to its end than a new value is extended to outlive it.
-        _ = try raw.command("PEXPIRE", "\(prefix)g:alice", "1000")
+        _ = try raw.command("PEXPIRE", "\(prefix){alice}g", "1000")
         try await writeAndSettle(store, [3], for: key("alice", "later"), generation: one, timeToLive: .seconds(60))
-        #expect(try #require(try raw.integer("PTTL", "\(prefix)g:alice")) > 50_000)
+        #expect(try #require(try raw.integer("PTTL", "\(prefix){alice}g")) > 50_000)
         await store.shutdown()
     }
 }

@@ -71,12 +71,15 @@ struct SecondLevelAttackTests {
         try await harness.waitForWrites(harness.a, 1)
         let attacker = try RedisAttacker(harness)
         let before = try #require(try attacker.valueKeys().first)
-        let saved = try #require(try attacker.get(before))
+        let saved = try #require(try attacker.value(before))
+        let namespace = try #require(harness.b.secondLevel).names.namespace(of: alice.scope)
+        let tokenBefore = try attacker.token(namespace)
 
         _ = await harness.a.endSession(id: "session-alice")
         let after = try attacker.valueKey(of: alice.scope, accounts.key, in: harness.b)
-        #expect(after != before)  // the logout moved the generation: the old value's key is no longer read
-        try attacker.set(after, saved)
+        let tokenAfter = try attacker.token(namespace)
+        #expect(tokenAfter != tokenBefore)  // the logout moved the generation: the old value is no longer read
+        try attacker.setValue(after, saved, generation: tokenAfter)
         let answer = try await harness.session(harness.b, .alice).answer(accounts)
 
         #expect(answer.source == .network)
@@ -117,14 +120,14 @@ struct SecondLevelAttackTests {
         try await harness.waitForWrites(harness.a, 1)
         let attacker = try RedisAttacker(harness)
         let key = try #require(try attacker.valueKeys().first)
-        var value = try #require(try attacker.get(key))
+        var value = try #require(try attacker.value(key))
         value[SecondLevelSealing.headerLength + 3] ^= 0x01
-        try attacker.set(key, value)
+        try attacker.setValue(key, value)
 
         #expect(try await harness.session(harness.b, .alice).answer(accounts).source == .network)
         #expect(harness.b.secondLevelStatistics?.rejected.unauthentic == 1)
         try await harness.waitForWrites(harness.b, 1)
-        #expect(try attacker.get(key) != value)  // the fresh answer replaced it
+        #expect(try attacker.value(key) != value)  // the fresh answer replaced it
     }
 
     @Test("forged shared values — random bytes, a well-formed header with a bad tag — are refused")
@@ -142,7 +145,7 @@ struct SecondLevelAttackTests {
         ]
 
         for forgery in forgeries {
-            try attacker.set(key, forgery.value)
+            try attacker.setValue(key, forgery.value)
             let answer = try await harness.session(forgery.hub, .carol).rest.performWithSource(with: shared).get()
             #expect(answer.source == .network)
             try await harness.waitForWrites(forgery.hub, 1)  // the fresh answer replaced the forgery
@@ -164,7 +167,7 @@ struct SecondLevelAttackTests {
         let generation = SecondLevelGeneration(token: "0.0")
         let huge = front.sealing.seal(
             Array(repeating: 0x20, count: front.store.maximumValueBytes), for: front.binding(key, .rest, generation))
-        try attacker.set(attacker.valueKey(key, generation), huge)
+        try attacker.setValue(attacker.valueKey(key, generation), huge, generation: generation.token)
 
         #expect(try await alice.answer(accounts).source == .network)
         #expect(front.statistics().rejected.oversize == 1)
@@ -185,7 +188,7 @@ struct SecondLevelAttackTests {
                 expiresAt: harness.clock.wallClockNow().addingTimeInterval(600),
                 metadata: CacheEntryMetadata(timeout: .seconds(600))))
         #expect(plaintext.starts(with: Array("UC2L".utf8)))
-        try attacker.set(attacker.valueKey(key, SecondLevelGeneration(token: "0.0")), plaintext)
+        try attacker.setValue(attacker.valueKey(key, SecondLevelGeneration(token: "0.0")), plaintext, generation: "0.0")
 
         let answer = try await alice.answer(accounts)
         #expect(answer.source == .network)
@@ -243,7 +246,7 @@ final class RedisAttacker {
         var cursor = "0"
         var keys: [String] = []
         repeat {
-            let reply = try run(["SCAN", cursor, "MATCH", "\(prefix)v:*", "COUNT", "1000"].map { Array($0.utf8) })
+            let reply = try run(["SCAN", cursor, "MATCH", "\(prefix){*}v:*", "COUNT", "1000"].map { Array($0.utf8) })
             guard case .array(let parts) = reply, parts.count == 2, case .string(let next) = parts[0],
                 case .array(let found) = parts[1]
             else { throw RedisAttackerError() }
@@ -256,6 +259,25 @@ final class RedisAttacker {
     func get(_ key: String) throws -> [UInt8]? {
         if case .string(let value) = try run([Array("GET".utf8), Array(key.utf8)]) { return value }
         return nil
+    }
+
+    /// The bytes of a value key (a hash: `g` the generation it was written under, `d` the bytes).
+    func value(_ key: String) throws -> [UInt8]? {
+        if case .string(let value) = try run(["HGET", key, "d"].map { Array($0.utf8) }) { return value }
+        return nil
+    }
+
+    /// Writes the bytes of a value key, under the generation of `token` (default: the one it has, or 0).
+    func setValue(_ key: String, _ value: [UInt8], generation token: String? = nil) throws {
+        var generation = "0"
+        if let token, let dot = token.firstIndex(of: ".") {
+            generation = String(token[token.index(after: dot)...])
+        } else if case .string(let current) = try run(["HGET", key, "g"].map { Array($0.utf8) }) {
+            generation = String(decoding: current, as: UTF8.self)
+        }
+        _ = try run([
+            Array("HSET".utf8), Array(key.utf8), Array("g".utf8), Array(generation.utf8), Array("d".utf8), value,
+        ])
     }
 
     func set(_ key: String, _ value: [UInt8]) throws {
@@ -275,12 +297,13 @@ final class RedisAttacker {
     /// The token a read of `namespace` returns now: `<epoch>.<generation>`.
     func token(_ namespace: SecondLevelNamespace) throws -> String {
         let epoch = try get("\(prefix)e").map { String(decoding: $0, as: UTF8.self) } ?? "0"
-        let generation = try get("\(prefix)g:\(namespace.name)").map { String(decoding: $0, as: UTF8.self) } ?? "0"
+        let generation = try get("\(prefix){\(namespace.name)}g").map { String(decoding: $0, as: UTF8.self) } ?? "0"
         return "\(epoch).\(generation)"
     }
 
     func valueKey(_ key: SecondLevelKey, _ generation: SecondLevelGeneration) -> String {
-        "\(prefix)v:\(key.namespace.name):\(generation.token):\(key.name)"
+        let epoch = generation.token.split(separator: ".").first.map(String.init) ?? "0"
+        return "\(prefix){\(key.namespace.name)}v:\(epoch):\(key.name)"
     }
 
     /// Where `hub` reads `cacheKey` of `scope` now.
@@ -291,7 +314,7 @@ final class RedisAttacker {
     }
 
     func generationKey(of scope: CacheScope, in hub: CacheHub) throws -> String {
-        "\(prefix)g:\(try #require(hub.secondLevel).names.namespace(of: scope).name)"
+        "\(prefix){\(try #require(hub.secondLevel).names.namespace(of: scope).name)}g"
     }
 }
 

@@ -17,10 +17,11 @@ struct SecondLevelHarness {
 
     /// - Parameters:
     ///   - redisURL: a server of the test's own (to pause or kill); the shared test Redis when nil.
+    ///   - redisURLOfB: the URL replica B uses when not `redisURL` (another node of a cluster).
     ///   - replicating: whether clears also travel over the replication bus (logout tests).
     ///   - readDeadline: patient by default, so a loaded machine never turns a hit into a timeout.
     init(
-        _ label: String, redisURL: String? = nil, replicating: Bool = false,
+        _ label: String, redisURL: String? = nil, redisURLOfB: String? = nil, replicating: Bool = false,
         readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
         secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
         settings: @Sendable () throws -> SettingsStore = { try SettingsStore() }
@@ -34,7 +35,8 @@ struct SecondLevelHarness {
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
             settings: try settings(), secret: secrets?.a)
         b = try Self.hub(
-            tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
+            tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
+            deadline: readDeadline,
             settings: try settings(), secret: secrets?.b)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }

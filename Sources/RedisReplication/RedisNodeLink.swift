@@ -1,0 +1,180 @@
+import UnifiedCache
+
+/// What a reply of the second level's connection settles.
+enum RedisSecondLevelOwed {
+    /// A read sent with the epoch its key names.
+    case read(Int, epoch: String)
+    case write(bytes: Int)
+    /// A step of a clear (re-queued when the node is lost before it answered).
+    case clear(RedisPendingClear)
+    /// A read of the epoch (the health check of the node that holds it).
+    case epoch
+    case ping
+    /// The reply to `ASKING` before a redirected command.
+    case asking
+}
+
+/// A clear not yet applied: the callers' clear ids and the step to send next.
+struct RedisPendingClear {
+    enum Step {
+        case namespace(SecondLevelNamespace)
+        /// Take the tag sets (first step of a tag clear).
+        case takeTags([SecondLevelTag], SecondLevelNamespace)
+        /// Delete the values the sets named (second step).
+        case deleteValues([[UInt8]], SecondLevelNamespace, epoch: String)
+        case all
+    }
+
+    var ids: [Int]
+    var step: Step
+}
+
+/// A command sent on a node's connection and still owed a reply, with what the reply settles.
+struct RedisOwedCommand {
+    var what: RedisSecondLevelOwed
+    var command: RedisRoutedCommand
+    var sentAt: ContinuousClock.Instant
+    /// Redirections followed so far (bounded, so two nodes that disagree cannot bounce a command forever).
+    var redirects = 0
+}
+
+/// One node's connection of the second level, the replies it owes (oldest first: Redis answers in order) and its
+/// reconnection backoff. Used only by the store's thread.
+final class RedisNodeLink {
+    let node: RedisNodeAddress
+    private(set) var connection: RedisConnection?
+    private var owed: [RedisOwedCommand] = []
+    private var owedHead = 0
+    var lastSend: ContinuousClock.Instant
+    var nextAttempt: ContinuousClock.Instant
+    var backoff: Duration
+    /// Whether the socket took less than was queued (poll for writability).
+    var wantsWrite = false
+
+    init(node: RedisNodeAddress, now: ContinuousClock.Instant, backoff: Duration) {
+        self.node = node
+        lastSend = now
+        nextAttempt = now
+        self.backoff = backoff
+    }
+
+    var isConnected: Bool { connection != nil }
+    var isIdle: Bool { owedHead == owed.count }
+    var oldestSentAt: ContinuousClock.Instant? { owed.dropFirst(owedHead).first?.sentAt }
+
+    /// Whether a connecting thread is making this node's connection now.
+    var isConnecting = false
+
+    /// Connects to `node`, authenticates and loads the scripts (each step bounded by the configured timeouts);
+    /// reads the epoch too when `epochKey` is given. Blocking: run on a connecting thread, never the loop's.
+    static func handshake(
+        _ configuration: RedisReplicationConfiguration, node: RedisNodeAddress, epochKey: [UInt8]?
+    ) -> RedisNodeHandshake {
+        do throws(RedisReplicationError) {
+            let made = try RedisConnection(configuration.pointed(at: node))
+            var hashes: [[UInt8]] = []
+            for load in RedisSecondLevelCommands.scriptLoads {
+                guard case .string(let hash) = try made.command(load) else {
+                    throw RedisReplicationError(.protocolError, "Redis refused SCRIPT LOAD.")
+                }
+                hashes.append(hash)
+            }
+            var epoch: String?
+            if let epochKey {
+                let reply = try made.command([Array("GET".utf8), epochKey])
+                guard let read = RedisSecondLevelCommands.epoch(in: reply) else {
+                    // An ACL refusal ("NOPERM …") names the key pattern the user lacks; keep it for the operator.
+                    let detail: String? = if case .error(let text) = reply { text } else { nil }
+                    throw RedisReplicationError(
+                        .protocolError, "Redis answered GET of the epoch with something else.", underlying: detail)
+                }
+                epoch = read
+            }
+            try made.makeNonBlocking()
+            let scripts = ScriptHashes(
+                read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
+                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5])
+            return RedisNodeHandshake(
+                node: node, result: .success(.init(connection: made, hashes: scripts, epoch: epoch)))
+        } catch {
+            return RedisNodeHandshake(node: node, result: .failure(error))
+        }
+    }
+
+    /// Takes over a connection a handshake made.
+    func adopt(_ connection: RedisConnection, now: ContinuousClock.Instant) {
+        self.connection = connection
+        isConnecting = false
+        lastSend = now
+    }
+
+    /// Queues a command, owed its reply before it is queued (a failure midway loses none of them).
+    func send(_ item: RedisOwedCommand) throws(RedisReplicationError) {
+        guard let connection else { throw RedisReplicationError(.connectionLost, "The node \(node) is not connected.") }
+        owed.append(item)
+        lastSend = item.sentAt
+        try connection.append(item.command.arguments)
+    }
+
+    /// `ASKING`, then the command, on this node.
+    func sendAsking(_ item: RedisOwedCommand) throws(RedisReplicationError) {
+        try send(
+            RedisOwedCommand(
+                what: .asking, command: RedisRoutedCommand(RedisSecondLevelCommands.asking, key: []),
+                sentAt: item.sentAt))
+        try send(item)
+    }
+
+    func flush() throws(RedisReplicationError) {
+        guard let connection else { return }
+        wantsWrite = try !connection.flush()
+    }
+
+    /// Every complete reply the socket holds now, each with the command it answers.
+    func replies() throws(RedisReplicationError) -> [(RedisOwedCommand, RedisReply)] {
+        guard let connection else { return [] }
+        var settled: [(RedisOwedCommand, RedisReply)] = []
+        for reply in try connection.readAvailable() {
+            guard owedHead < owed.count else {
+                throw RedisReplicationError(.protocolError, "Redis sent a reply nothing asked for.")
+            }
+            settled.append((owed[owedHead], reply))
+            owedHead += 1
+        }
+        if owedHead == owed.count {
+            owed.removeAll(keepingCapacity: true)
+            owedHead = 0
+        } else if owedHead >= 4096, owedHead * 2 >= owed.count {
+            owed.removeFirst(owedHead)  // a pipeline that never drains must not grow forever
+            owedHead = 0
+        }
+        return settled
+    }
+
+    /// Closes the connection and returns the commands still owed a reply.
+    func drop() -> [RedisOwedCommand] {
+        connection = nil
+        wantsWrite = false
+        defer {
+            owed.removeAll()
+            owedHead = 0
+        }
+        return Array(owed[owedHead...])
+    }
+}
+
+/// A node's connection made (or refused) on a connecting thread, handed to the loop's thread under its lock.
+///
+/// `@unchecked Sendable`: the connection is created on the connecting thread, which keeps no reference to it once
+/// this value is under the loop's lock; from then on only the loop's thread touches it, so it is never used by two
+/// threads at once.
+struct RedisNodeHandshake: @unchecked Sendable {
+    struct Made {
+        let connection: RedisConnection
+        let hashes: ScriptHashes
+        let epoch: String?
+    }
+
+    let node: RedisNodeAddress
+    let result: Result<Made, RedisReplicationError>
+}

@@ -1,0 +1,256 @@
+import UnifiedCache
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One turn of the loop: send, wait, settle.
+extension RedisSecondLevelWorker {
+    func turn(_ batch: Batch) {
+        guard let commands, let epoch else { return }
+        var now = clock.now
+        for (id, operation) in batch.clears {
+            pendingClears.append(RedisPendingClear(ids: [id], step: Self.firstStep(of: operation)))
+        }
+        collapsePendingClears()
+        sendPendingClears(commands, epoch: epoch, now: now)
+        for write in batch.writes {
+            guard let command = commands.write(write) else {
+                answeredWrites += 1
+                delta.droppedWrites += 1
+                continue
+            }
+            dispatch(RedisOwedCommand(what: .write(bytes: write.value.count), command: command, sentAt: now))
+        }
+        for read in batch.reads {
+            nextReadID += 1
+            reads[nextReadID] = read
+            dispatch(
+                RedisOwedCommand(
+                    what: .read(nextReadID, epoch: epoch), command: commands.read(read.key, epoch: epoch), sentAt: now))
+        }
+        let interval = configuration.connection.pingInterval
+        if !epochPollOutstanding, now - lastEpochPoll >= interval, let node = epochNode,
+            links[node]?.isConnected == true
+        {
+            epochPollOutstanding = true
+            lastEpochPoll = now
+            dispatch(RedisOwedCommand(what: .epoch, command: commands.readEpoch(), sentAt: now))
+        }
+        let timeout = configuration.connection.commandTimeout
+        var deadline = expireReads(now: now) ?? (now + interval)
+        for link in links.values where link.isConnected {
+            if let oldest = link.oldestSentAt, now - oldest > timeout {
+                disconnect(
+                    link, RedisReplicationError(.timedOut, "Redis at \(link.node) did not answer within \(timeout)."))
+                continue
+            }
+            if link.isIdle, now - link.lastSend >= interval {
+                dispatchPing(link, now: now)
+            }
+            do throws(RedisReplicationError) {
+                try link.flush()
+            } catch {
+                disconnect(link, error)
+                continue
+            }
+            // The next health check is due only on an idle link (a busy one is checked by its replies' timeout).
+            if link.isIdle { deadline = min(deadline, link.lastSend + interval) }
+            if let oldest = link.oldestSentAt { deadline = min(deadline, oldest + timeout) }
+        }
+        if !epochPollOutstanding, let node = epochNode, links[node]?.isConnected == true {
+            deadline = min(deadline, lastEpochPoll + interval)
+        }
+        deliver()
+        let polled = links.values.filter(\.isConnected)
+        now = clock.now
+        let wait = deadline > now ? (deadline - now).milliseconds : 0
+        let readable = Int16(POLLIN)
+        var descriptors = [pollfd(fd: loop.wakePipe.reader, events: readable, revents: 0)]
+        for link in polled {
+            guard let connection = link.connection else { continue }
+            descriptors.append(
+                pollfd(
+                    fd: connection.fileDescriptor, events: readable | (link.wantsWrite ? Int16(POLLOUT) : 0),
+                    revents: 0))
+        }
+        _ = poll(&descriptors, nfds_t(descriptors.count), Int32(wait))
+        for (index, link) in polled.enumerated()
+        where descriptors[index + 1].revents & (readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+            settleReplies(of: link)
+        }
+        for link in polled where link.isConnected && link.wantsWrite {
+            do throws(RedisReplicationError) { try link.flush() } catch { disconnect(link, error) }
+        }
+        _ = expireReads(now: clock.now)
+        deliver()
+    }
+
+    private func dispatchPing(_ link: RedisNodeLink, now: ContinuousClock.Instant) {
+        do throws(RedisReplicationError) {
+            try link.send(
+                RedisOwedCommand(
+                    what: .ping, command: RedisRoutedCommand(RedisSecondLevelCommands.ping, key: []), sentAt: now))
+        } catch {
+            disconnect(link, error)
+        }
+    }
+
+    static func firstStep(of operation: RedisSecondLevelLoop.ClearOperation) -> RedisPendingClear.Step {
+        switch operation {
+        case .namespace(let namespace): return .namespace(namespace)
+        case .tags(let tags, let namespace): return .takeTags(tags, namespace)
+        case .all: return .all
+        }
+    }
+
+    /// Beyond ``RedisSecondLevelConfiguration/clearQueueLimit`` pending clears, they become one fleet-wide clear,
+    /// which removes at least what each of them would have.
+    private func collapsePendingClears() {
+        guard pendingClears.count > configuration.clearQueueLimit else { return }
+        pendingClears = [RedisPendingClear(ids: pendingClears.flatMap(\.ids), step: .all)]
+    }
+
+    /// Sends every pending clear whose node is connected; the others wait for it.
+    private func sendPendingClears(_ commands: RedisSecondLevelCommands, epoch: String, now: ContinuousClock.Instant) {
+        let pending = pendingClears
+        pendingClears.removeAll()
+        for clear in pending {
+            let command: RedisRoutedCommand
+            switch clear.step {
+            case .namespace(let namespace): command = commands.clearNamespace(namespace)
+            case .takeTags(let tags, let namespace): command = commands.takeTags(tags, in: namespace, epoch: epoch)
+            case .deleteValues(let names, let namespace, let epoch):
+                command = commands.deleteValues(names, in: namespace, epoch: epoch)
+            case .all: command = commands.moveEpoch()
+            }
+            guard let node = node(for: command.slot), let link = links[node], link.isConnected else {
+                pendingClears.append(clear)
+                continue
+            }
+            do throws(RedisReplicationError) {
+                try link.send(RedisOwedCommand(what: .clear(clear), command: command, sentAt: now))
+            } catch {
+                disconnect(link, error)
+            }
+        }
+    }
+
+    /// Reads what `link` holds and settles each reply; a protocol failure or lost scripts drop the link.
+    private func settleReplies(of link: RedisNodeLink) {
+        do throws(RedisReplicationError) {
+            var lostScripts = false
+            for (item, reply) in try link.replies() {
+                if redirect(item, reply, from: link) { continue }
+                lostScripts = settle(item, reply) || lostScripts
+            }
+            if lostScripts {
+                throw RedisReplicationError(.protocolError, "Redis no longer has the second level's scripts.")
+            }
+        } catch {
+            disconnect(link, error)
+        }
+    }
+
+    /// Settles one reply. Returns whether Redis had lost the scripts.
+    private func settle(_ item: RedisOwedCommand, _ reply: RedisReply) -> Bool {
+        let lostScripts = RedisSecondLevelCommands.isNoScript(reply)
+        switch item.what {
+        case .read(let id, let epoch):
+            guard let read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
+            let outcome = RedisSecondLevelCommands.readOutcome(reply, epoch: epoch)
+            if case .array(let items) = reply, items.count == 3,
+                let named = RedisSecondLevelCommands.epoch(in: items[2])
+            {
+                self.epoch = named  // one server: the epoch key's value as the script read it
+            }
+            switch outcome {
+            case .hit(let value, _):
+                delta.hits += 1
+                delta.bytesRead += value.count
+            case .miss: delta.misses += 1
+            case .unavailable: delta.errors += 1
+            }
+            if case .unavailable = outcome {
+            } else {
+                delta.answeredReads += 1
+                delta.readLatencyNanoseconds += (clock.now - read.startedAt).nanoseconds
+            }
+            answered.append((read.continuation, outcome))
+        case .write(let bytes):
+            answeredWrites += 1
+            if reply == .integer(1) {
+                delta.writes += 1
+                delta.bytesWritten += bytes
+            } else {
+                delta.droppedWrites += 1  // the namespace moved on, or Redis refused it
+            }
+        case .clear(let clear):
+            settle(clear, reply, lostScripts: lostScripts)
+        case .epoch:
+            epochPollOutstanding = false
+            if let read = RedisSecondLevelCommands.epoch(in: reply) { epoch = read }
+        case .ping, .asking:
+            break
+        }
+        return lostScripts
+    }
+
+    private func settle(_ clear: RedisPendingClear, _ reply: RedisReply, lostScripts: Bool) {
+        if lostScripts || Self.isTransient(reply) {
+            pendingClears.append(clear)  // sent again (after the scripts are loaded again, or the slot settled)
+            return
+        }
+        switch clear.step {
+        case .takeTags(_, let namespace):
+            if case .array(let parts) = reply, parts.count == 2, case .array(let items) = parts[1],
+                let epoch = RedisSecondLevelCommands.epoch(in: parts[0]).flatMap({ parts[0] == .null ? nil : $0 })
+                    ?? epoch
+            {
+                let names = items.compactMap { item -> [UInt8]? in
+                    if case .string(let name) = item { return name }
+                    return nil
+                }
+                if !names.isEmpty {
+                    pendingClears.insert(
+                        RedisPendingClear(ids: clear.ids, step: .deleteValues(names, namespace, epoch: epoch)), at: 0)
+                    return
+                }
+            }
+        case .all:
+            if let moved = RedisSecondLevelCommands.epoch(in: reply), case .integer = reply { epoch = moved }
+        case .namespace, .deleteValues:
+            break
+        }
+        appliedClears.append(contentsOf: clear.ids)
+        if case .error = reply {} else { delta.clears += 1 }
+    }
+
+    /// Errors a cluster answers while a slot moves or the cluster heals: the command is worth sending again.
+    static func isTransient(_ reply: RedisReply) -> Bool {
+        guard case .error(let text) = reply else { return false }
+        return text.hasPrefix("TRYAGAIN") || text.hasPrefix("CLUSTERDOWN") || text.hasPrefix("LOADING")
+            || text.hasPrefix("MOVED") || text.hasPrefix("ASK")
+    }
+
+    /// Answers reads whose deadline passed with `.timeout` (their replies, when they come, are discarded).
+    /// Returns the nearest deadline still ahead.
+    func expireReads(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        var nearest: ContinuousClock.Instant?
+        var expired: [Int] = []
+        for (id, read) in reads {
+            if read.deadline <= now {
+                expired.append(id)
+            } else {
+                nearest = min(nearest ?? read.deadline, read.deadline)
+            }
+        }
+        for id in expired {
+            delta.timeouts += 1
+            if let read = reads.removeValue(forKey: id) { answered.append((read.continuation, .unavailable(.timeout))) }
+        }
+        return nearest
+    }
+}
