@@ -16,8 +16,9 @@ struct NetworkAnswer: Sendable {
 
 typealias NetworkOutcome = Result<NetworkAnswer, GraphQLCacheError>
 
-/// Identical queries: the same prepared document, the same canonical variables, stored or not.
+/// Identical queries of one scope: the same prepared document, the same canonical variables, stored or not.
 struct FlightKey: Hashable, Sendable {
+    let scope: CacheScope
     let documentID: Int
     let variables: String
     let storing: Bool
@@ -34,6 +35,7 @@ extension GraphQLClient {
         readingSecondLevel: Bool = false
     ) async -> NetworkOutcome {
         let key = FlightKey(
+            scope: scope,
             documentID: request.document.id,
             variables: request.queryKey.canonicalVariables,
             storing: storing
@@ -139,7 +141,7 @@ extension GraphQLClient {
     /// document with its hash after `PersistedQueryNotFound`, the document alone (and APQ off for this client)
     /// after `PersistedQueryNotSupported`.
     private func answer(_ request: PreparedRequest) async -> Result<GraphQLHTTPResponse, GraphQLCacheError> {
-        guard configuration.usesAutomaticPersistedQueries, !persistedQueriesUnsupported.load(ordering: .relaxed)
+        guard configuration.usesAutomaticPersistedQueries, !shared.persistedQueriesUnsupported.load(ordering: .relaxed)
         else {
             return await parsedAnswer(request, payload: .document)
         }
@@ -150,7 +152,7 @@ extension GraphQLClient {
         case .notFound:
             return await parsedAnswer(request, payload: .documentAndHash)
         case .notSupported:
-            persistedQueriesUnsupported.store(true, ordering: .relaxed)
+            shared.persistedQueriesUnsupported.store(true, ordering: .relaxed)
             return await parsedAnswer(request, payload: .document)
         }
     }

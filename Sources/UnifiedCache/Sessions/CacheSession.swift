@@ -10,7 +10,9 @@ import Synchronization
 /// Obtained from ``CacheHub/session(id:principal:credentials:)`` or ``CacheHub/session(principal:credentials:)``;
 /// ended by logout (``CacheHub/endSession(id:reason:)``), idle expiry, the live-session bound or another principal
 /// presenting its id, or memory reclaim. The parts are made on first use, so a session that only ever hits the cache
-/// through one half, or is never used at all, costs little.
+/// through one half, or is never used at all, costs little. The parts are light views over what the hub shares:
+/// the REST service and GraphQL client are per-session handles (scope, credentials, closed flag) over the hub's
+/// one REST core and one GraphQL core, and the cookie jar holds a libcurl store only once an upstream set a cookie.
 ///
 /// A handler may still hold the session after it ended. From then on its ``rest`` and ``graphQL`` refuse work with
 /// a typed error (`RESTCacheError.Code.closed` inside `API.invalidRequest`; `GraphQLCacheError.Code.closed`), also
@@ -37,6 +39,8 @@ public final class CacheSession: Sendable {
         /// Set when the session left the hub: parts made afterwards (by a caller still holding the session) are
         /// not charged, since nothing would release them.
         var ended = false
+        /// Whether the cookie jar's libcurl store was charged (it is made when an upstream first sets a cookie).
+        var cookieStoreCharged = false
     }
 
     init(key: SessionKey, principal: VerifiedPrincipal, credentials: UpstreamCredentials, factory: SessionFactory) {
@@ -72,7 +76,8 @@ public final class CacheSession: Sendable {
                 return (parts, false)
             }
             let parts = factory.makeParts(
-                id: id, scope: scope, credentials: state.credentials)
+                id: id, scope: scope, credentials: state.credentials,
+                onCookieStoreMade: { [weak self] in self?.cookieStoreMade() })
             if state.ended {
                 // First used after its end: refused like parts that were closed when the session ended.
                 parts.close()
@@ -91,11 +96,22 @@ public final class CacheSession: Sendable {
         state.withLock { $0.parts }
     }
 
-    /// Marks the session ended and returns its parts if they were made (nil for a session never used).
-    func markEnded() -> SessionParts? {
+    /// Charges the cookie jar's store, made by the first cookie an upstream set, unless the session ended.
+    private func cookieStoreMade() {
+        let charge = state.withLock { state in
+            guard !state.ended, !state.cookieStoreCharged else { return false }
+            state.cookieStoreCharged = true
+            return true
+        }
+        if charge { factory.chargeCookieStore() }
+    }
+
+    /// Marks the session ended; returns its parts if they were made (nil for a session never used) and whether
+    /// its cookie store was charged.
+    func markEnded() -> (parts: SessionParts?, cookieStoreCharged: Bool) {
         state.withLock { state in
             state.ended = true
-            return state.parts
+            return (state.parts, state.cookieStoreCharged)
         }
     }
 

@@ -26,7 +26,7 @@ struct SessionEnd: Sendable {
     static func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
         let session = ending.session
         let factory = session.factory
-        let parts = session.markEnded()
+        let (parts, cookieStoreCharged) = session.markEnded()
         // Closed before the clears: a request that passed the closed check before this either stores under the
         // generation the clear then bumps, or finds the service closed when it comes to store. Parts made after
         // `markEnded()` are closed as they are made.
@@ -41,7 +41,7 @@ struct SessionEnd: Sendable {
                 rest: factory.restStore, graphQL: factory.graphQLStore, scope: session.scope, reason: ending.reason,
                 into: &run)
         }
-        factory.release(partsMade: parts != nil)
+        factory.release(partsMade: parts != nil, cookieStore: cookieStoreCharged)
         let endsInSecondLevel = factory.secondLevel != nil && SessionTerminator.endsEverywhere(ending.reason)
         let clearsSecondLevel = endsInSecondLevel && !SecondLevelFront.isReplicatedClear
         if endsInSecondLevel && !clearsSecondLevel {
