@@ -27,12 +27,12 @@ extension CacheHub {
         }
         guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
         // Sessions never used have no parts, hence no data of the library's and nothing to clear.
-        let live = registry.sessions.compactMap(\.existingParts)
+        let live = registry.sessions.filter { !$0.existingParts.isEmpty }
         // One message for the whole reload rather than one per session: receivers clear every session they hold.
         await ReplicationCoordinator.$publishingSuppressed.withValue(true) {
-            for parts in live {
+            for session in live {
                 for domain in change.domainsToClear {
-                    await parts.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+                    await session.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
                 }
             }
         }

@@ -7,29 +7,38 @@
 public struct SessionCharge: Sendable, Equatable {
     /// A live session before it is used: the session object, its slot in the registry and its scope.
     public var session: Int
-    /// Added once the session is used: its REST service and GraphQL client handles, resolver, manager and
-    /// cookie jar (without a store).
-    public var parts: Int
-    /// Added when an upstream first sets a cookie: libcurl's cookie store of the session's jar.
+    /// Its REST service handle, made on first use, and what the REST store's structures for the session's scope
+    /// cost beyond what the store charges per entry.
+    public var rest: Int
+    /// Its GraphQL client handle (with its query timestamps), made on first use, and what the normalized store's
+    /// structures for the scope cost beyond what the store charges per record.
+    public var graphQL: Int
+    /// Its account resolver, made when an answer teaches a pair or the manager needs it.
+    public var accounts: Int
+    /// libcurl's cookie store of the session's jar, made when an upstream first sets a cookie.
     public var cookieStore: Int
 
     /// Creates a charge model.
-    public init(session: Int, parts: Int, cookieStore: Int) {
+    public init(session: Int, rest: Int, graphQL: Int, accounts: Int, cookieStore: Int) {
         self.session = session
-        self.parts = parts
+        self.rest = rest
+        self.graphQL = graphQL
+        self.accounts = accounts
         self.cookieStore = cookieStore
     }
 
     /// The model the hub charges with.
-    public static let measured = SessionCharge(session: 512, parts: 896, cookieStore: 2_048)
+    public static let measured = SessionCharge(session: 512, rest: 1_400, graphQL: 1_100, accounts: 112, cookieStore: 2_048)
 
-    /// Resident bytes per session the bench measured for the model's figures (idle; used with one cached REST
-    /// read and one GraphQL record, their payload excluded).
-    public static let measuredResidentBytes = (idle: 487, used: 1_400)
+    /// Resident bytes per session the bench measured, beyond what the stores charge for the cached payload: a
+    /// session never used; with one cached REST read; with that and one GraphQL answer.
+    public static let measuredResidentBytes = (idle: 487, rest: 1_900, restAndGraphQL: 2_900)
 
-    /// What a session is charged in all, given what it made.
-    public func total(partsMade: Bool, cookieStore storeMade: Bool) -> Int {
-        session + (partsMade ? parts : 0) + (storeMade ? cookieStore : 0)
+    /// What a session is charged in all, given the parts it made.
+    public func total(rest madeREST: Bool, graphQL madeGraphQL: Bool, accounts madeAccounts: Bool = false,
+                      cookieStore madeStore: Bool = false) -> Int {
+        session + (madeREST ? rest : 0) + (madeGraphQL ? graphQL : 0) + (madeAccounts ? accounts : 0)
+            + (madeStore ? cookieStore : 0)
     }
 
     /// How far a charge is from a measured figure, as a fraction of the measurement (0.1 is 10 % off either way).

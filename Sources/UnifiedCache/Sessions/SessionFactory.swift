@@ -85,62 +85,59 @@ final class SessionFactory: Sendable {
         budget.charge(Self.charge.session)
     }
 
-    /// Charges the parts of a session used for the first time, making room if that goes over the budget.
-    func chargeParts() {
-        budget.charge(Self.charge.parts)
+    /// Charges a part a session made on first use, making room if that goes over the budget.
+    func chargeParts(_ bytes: Int) {
+        budget.charge(bytes)
         if budget.isOverLimit {
             budget.reclaimExcess()
         }
     }
 
-    /// Charges a session's cookie store, made when an upstream first set a cookie.
-    func chargeCookieStore() {
-        budget.charge(Self.charge.cookieStore)
-        if budget.isOverLimit {
-            budget.reclaimExcess()
-        }
-    }
-
-    /// Releases what an ended session was charged.
-    func release(partsMade: Bool, cookieStore: Bool) {
-        budget.release(Self.charge.total(partsMade: partsMade, cookieStore: cookieStore))
+    /// Releases what an ended session was charged: its own cost and its parts'.
+    func release(partsCharge: Int) {
+        budget.release(Self.charge.session + partsCharge)
     }
 
     // MARK: Parts
 
-    func makeParts(
-        id: String, scope: CacheScope, credentials: UpstreamCredentials,
-        onCookieStoreMade: @escaping @Sendable () -> Void
-    ) -> SessionParts {
-        let jar = credentials.cookieJar ?? CookieJar(onStoreMade: onCookieStoreMade)
-        let sessionCredentials = UpstreamCredentials(headers: credentials.headers, cookieJar: jar)
-        let accounts = AccountResolver(configuration: configuration.accounts)
+    /// A session's REST service: a handle over the hub's REST core with the session's scope and credentials.
+    func makeREST(scope: CacheScope, credentials: UpstreamCredentials, session: CacheSession) -> APIService {
         let links = configuration.entityLinks
-        let rest = APIService(
+        return APIService(
             shared: restCore,
             cache: CacheManager(store: restStore, scope: scope),
-            credentials: sessionCredentials,
+            credentials: credentials,
             secondLevel: secondLevel.flatMap { front in
                 front.configuration.storesREST ? SecondLevelRESTAdapter(front: front, links: links, scope: scope) : nil
             },
-            responseInspector: { [self] method, path, response in
-                inspect(method: method, path: path, response: response, scope: scope, accounts: accounts)
+            responseInspector: { [weak session] method, path, response in
+                session?.inspect(method: method, path: path, response: response)
             }
         )
-        let graphQL = GraphQLClient(
+    }
+
+    /// A session's GraphQL client: a handle over the hub's GraphQL core with the session's scope and credentials.
+    func makeGraphQL(scope: CacheScope, credentials: UpstreamCredentials) -> GraphQLClient {
+        GraphQLClient(
             shared: graphQLCore,
             scope: scope,
-            credentials: sessionCredentials,
+            credentials: credentials,
             secondLevel: secondLevel.flatMap { front in
                 front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front, scope: scope) : nil
             }
         )
-        let manager = DefaultUnifiedCacheManager(
+    }
+
+    /// The clearing methods over a session's parts: a view, made on each access.
+    func manager(
+        id: String, scope: CacheScope, graphQL: GraphQLClient, cookieJar: CookieJar, accounts: AccountResolver
+    ) -> DefaultUnifiedCacheManager {
+        DefaultUnifiedCacheManager(
             scope: scope,
             rest: CacheManager(store: restStore, scope: scope),
             graphQLClient: graphQL,
             graphQL: graphQL.cacheManager(configuration: configuration.graphQLCacheManager),
-            cookieJar: jar,
+            cookieJar: cookieJar,
             settings: settings,
             accounts: accounts,
             sessionID: id,
@@ -148,17 +145,16 @@ final class SessionFactory: Sendable {
             replication: replication?.link(for: scope),
             secondLevel: secondLevel
         )
-        return SessionParts(rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager, accounts: accounts)
     }
 
     /// A session's successful REST answer: learns account pairs from the configured paths, and for a mutation
     /// evicts the entities it changed from the normalized store and the REST copies too.
-    private func inspect(
+    func inspect(
         method: CurlHTTPClient.Method, path: String, response: CurlHTTPClient.Response, scope: CacheScope,
-        accounts: AccountResolver
+        accounts: () -> AccountResolver
     ) {
         if configuration.accountLearningPaths.contains(where: { $0.matches(method: method.rawValue, path: path) }) {
-            accounts.learn(fromJSON: response.body)
+            accounts().learn(fromJSON: response.body)
         }
         guard method.isMutating else { return }
         let changes = configuration.entityLinks.changes(method: method.rawValue, path: path, body: response.body)
