@@ -168,7 +168,10 @@ struct SessionsSuite: BenchSuite {
         let variant = Int(ProcessInfo.processInfo.environment["UCB_VARIANT"] ?? "9") ?? 9
         hub.restStore.insert(Small(ok: true), byteCost: 64, key: "bench.small", scope: session.scope)
         if variant == 1 { return }
-        if variant == 5 { _ = session.cacheManager; return }
+        if variant == 5 {
+            _ = session.cacheManager
+            return
+        }
         guard case .success = await session.rest.perform(with: request) else {
             throw BenchError("a cached read missed")
         }

@@ -49,7 +49,8 @@ struct SessionHandleTests {
         #expect(alice.cookieJar.cookies().isEmpty)
 
         let before = budget.usedBytes
-        let setCookie = UncachedGET(path: "/api/cookies/set", queryItems: [.init("name", "sid"), .init("value", "alice")])
+        let setCookie = UncachedGET(
+            path: "/api/cookies/set", queryItems: [.init("name", "sid"), .init("value", "alice")])
         _ = try await alice.rest.perform(with: setCookie).get()
         #expect(alice.cookieJar.holdsStore)
         #expect(alice.cookieJar.cookies().map(\.name) == ["sid"])

@@ -28,15 +28,18 @@ public struct SessionCharge: Sendable, Equatable {
     }
 
     /// The model the hub charges with.
-    public static let measured = SessionCharge(session: 512, rest: 1_400, graphQL: 1_100, accounts: 112, cookieStore: 2_048)
+    public static let measured = SessionCharge(
+        session: 512, rest: 1_400, graphQL: 1_100, accounts: 112, cookieStore: 2_048)
 
     /// Resident bytes per session the bench measured, beyond what the stores charge for the cached payload: a
     /// session never used; with one cached REST read; with that and one GraphQL answer.
     public static let measuredResidentBytes = (idle: 487, rest: 1_900, restAndGraphQL: 2_900)
 
     /// What a session is charged in all, given the parts it made.
-    public func total(rest madeREST: Bool, graphQL madeGraphQL: Bool, accounts madeAccounts: Bool = false,
-                      cookieStore madeStore: Bool = false) -> Int {
+    public func total(
+        rest madeREST: Bool, graphQL madeGraphQL: Bool, accounts madeAccounts: Bool = false,
+        cookieStore madeStore: Bool = false
+    ) -> Int {
         session + (madeREST ? rest : 0) + (madeGraphQL ? graphQL : 0) + (madeAccounts ? accounts : 0)
             + (madeStore ? cookieStore : 0)
     }
