@@ -36,10 +36,6 @@ public final class CookieJar: Sendable, CustomStringConvertible {
         self.onStoreMade = onStoreMade
     }
 
-    /// Bytes libcurl's cookie store costs once made: the share handle, its locks and its cookie table (measured
-    /// with `ucache-bench sessions`).
-    public static let storeBytes = 2_048
-
     /// Whether libcurl's cookie store was made: false until an upstream sets the first cookie.
     public var holdsStore: Bool {
         store.withLock { $0 != nil }

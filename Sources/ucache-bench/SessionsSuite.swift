@@ -165,24 +165,16 @@ struct SessionsSuite: BenchSuite {
         _ session: CacheSession, hub: CacheHub, operation: GraphQLPreparedOperation, me: UntypedGraphQLOperation,
         request: SmallRequest, index: Int
     ) async throws {
-        let variant = Int(ProcessInfo.processInfo.environment["UCB_VARIANT"] ?? "9") ?? 9
         hub.restStore.insert(Small(ok: true), byteCost: 64, key: "bench.small", scope: session.scope)
-        if variant == 1 { return }
-        if variant == 5 {
-            _ = session.cacheManager
-            return
-        }
         guard case .success = await session.rest.perform(with: request) else {
             throw BenchError("a cached read missed")
         }
-        if variant == 2 { return }
         let data: GraphQLJSONObject = [
             "me": ["__typename": "User", "id": .string("u-\(index)"), "name": "Ann"]
         ]
         guard case .written = try hub.graphQLStore.write(operation, data: data, in: session.scope) else {
             throw BenchError("the GraphQL write was refused")
         }
-        if variant == 3 { return }
         guard case .success = await session.graphQL.fetch(operation: me, cachePolicy: .returnCacheDataDontFetch)
         else {
             throw BenchError("a cached GraphQL read missed")
