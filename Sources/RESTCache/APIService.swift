@@ -61,7 +61,9 @@ public final class APIService: Sendable {
     @usableFromInline let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss in memory and written after a network answer is
     /// stored; nil (the default) keeps the service to its own memory.
-    public let secondLevel: (any RESTSecondLevel)?
+    public var secondLevel: (any RESTSecondLevel)? { secondLevelHolder?.level }
+    /// Boxed, so a service without a second level (the common case, a million per replica) keeps one word for it.
+    private let secondLevelHolder: SecondLevelHolder?
 
     /// Creates a service for one session with a core of its own. `clock` must be the clock of the store behind
     /// `cache`.
@@ -94,7 +96,7 @@ public final class APIService: Sendable {
         self.shared = shared
         self.cache = cache
         self.currentCredentials = Mutex(credentials)
-        self.secondLevel = secondLevel
+        self.secondLevelHolder = secondLevel.map(SecondLevelHolder.init)
         self.responseInspector = responseInspector ?? shared.configuration.responseInspector
     }
 
@@ -339,5 +341,14 @@ extension API {
         case .http(let status, _): return status >= 500
         case .decoding, .cacheMiss, .cancelled, .invalidRequest: return false
         }
+    }
+}
+
+/// A service's second level, on the heap only when there is one.
+private final class SecondLevelHolder: Sendable {
+    let level: any RESTSecondLevel
+
+    init(_ level: any RESTSecondLevel) {
+        self.level = level
     }
 }
