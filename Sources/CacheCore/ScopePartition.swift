@@ -33,12 +33,42 @@ struct HashedScope: Hashable, Sendable {
 }
 
 /// A partition with the generation numbers the map keeps for it.
+///
+/// The partition lives in a box of its own: a map slot is then three words, not the partition's two hundred-odd
+/// bytes, and the map's spare capacity (a hash map keeps up to half of its slots free after growing) costs a
+/// pointer per free slot rather than a whole partition. With a million sessions per store that is over 100 MB.
 struct PartitionSlot<Partition: ScopePartition>: Sendable {
-    var partition: Partition
+    private let box: PartitionBox<Partition>
     /// The number handed out when the partition was created.
     let createdGeneration: UInt64
     /// Equal to `createdGeneration` until the first clear; every clear takes a new number.
     var generation: UInt64
+
+    init(partition: Partition, createdGeneration: UInt64, generation: UInt64) {
+        self.box = PartitionBox(partition)
+        self.createdGeneration = createdGeneration
+        self.generation = generation
+    }
+
+    /// The partition, changed in place in its box. The accessor is mutating although it changes only the box: a
+    /// change must be a modify access of the slot, so `slots[key, default: …]` inserts the new slot first.
+    var partition: Partition {
+        get { box.partition }
+        _modify { yield &box.partition }
+    }
+}
+
+/// The heap home of one partition.
+///
+/// `@unchecked Sendable` is sound: a box is reachable only through its slot in a `PartitionStripeState`, which
+/// lives behind its stripe's `Mutex`; every read and change of `partition` happens with that lock held, and a
+/// partition leaving the map is handed out by value (a copy), never as the box.
+final class PartitionBox<Partition: ScopePartition>: @unchecked Sendable {
+    var partition: Partition
+
+    init(_ partition: Partition) {
+        self.partition = partition
+    }
 }
 
 /// The state behind one stripe's lock.

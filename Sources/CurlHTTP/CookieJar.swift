@@ -1,10 +1,16 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// The upstream cookies of one user session, kept by libcurl's cookie engine.
 ///
 /// A BFF calls upstreams on behalf of many users; each session gets its own jar so one user's
 /// upstream cookies are never sent for another. Clearing it is part of logout.
+///
+/// A new jar is a few bytes: libcurl's cookie store (a share handle, its locks and cookie table, about 2 KB) is
+/// made only when an upstream first sets a cookie. Until then a request with the jar runs libcurl's cookie engine
+/// on its own handle, and the cookies the answer set (parsed and checked by libcurl against the request's host
+/// and path) move into the jar's new store when the transfer ends.
 public final class CookieJar: Sendable, CustomStringConvertible {
     /// One stored cookie. Its value is a secret: ``description`` never prints it.
     public struct Cookie: Sendable, Equatable, CustomStringConvertible {
@@ -19,24 +25,58 @@ public final class CookieJar: Sendable, CustomStringConvertible {
         public var description: String { "Cookie(\(name) for \(domain)\(path))" }
     }
 
-    let share: ShareHandle
+    /// libcurl's cookie store, made when the first cookie arrives and kept from then on (transfers attach it).
+    private let store = Mutex<ShareHandle?>(nil)
+    /// Told once, when the store is made (the facade charges it to the memory budget).
+    private let onStoreMade: (@Sendable () -> Void)?
 
-    /// Creates an empty jar.
-    public init() {
-        CurlGlobal.initializeOnce()
-        self.share = ShareHandle()
+    /// Creates an empty jar (no libcurl store yet); `onStoreMade` runs once, right after the first cookie made
+    /// the store.
+    public init(onStoreMade: (@Sendable () -> Void)? = nil) {
+        self.onStoreMade = onStoreMade
+    }
+
+    /// Whether libcurl's cookie store was made: false until an upstream sets the first cookie.
+    public var holdsStore: Bool {
+        store.withLock { $0 != nil }
+    }
+
+    /// The store, if one was made; a transfer attaches it.
+    var share: ShareHandle? {
+        store.withLock { $0 }
+    }
+
+    /// Moves cookies libcurl parsed on a transfer's own handle (Netscape cookie-file lines) into the jar,
+    /// making its store on the first.
+    func adopt(netscapeLines lines: [String]) {
+        guard !lines.isEmpty else { return }
+        let (share, made) = store.withLock { store -> (ShareHandle, Bool) in
+            if let share = store { return (share, false) }
+            CurlGlobal.initializeOnce()
+            let share = ShareHandle()
+            store = share
+            return (share, true)
+        }
+        withEngineHandle(share) { easy in
+            for line in lines {
+                _ = ucc_easy_setopt_string(easy, CURLOPT_COOKIELIST, line)
+            }
+        }
+        if made { onStoreMade?() }
     }
 
     /// Forgets every cookie in the jar.
     public func clear() {
-        withEngineHandle { easy in
+        guard let share else { return }
+        withEngineHandle(share) { easy in
             _ = ucc_easy_setopt_string(easy, CURLOPT_COOKIELIST, "ALL")
         }
     }
 
     /// The cookies the jar holds now.
     public func cookies() -> [Cookie] {
-        withEngineHandle { easy in
+        guard let share else { return [] }
+        return withEngineHandle(share) { easy in
             var list: UnsafeMutablePointer<curl_slist>?
             guard ucc_easy_getinfo_slist(easy, CURLINFO_COOKIELIST, &list) == CURLE_OK else { return [] }
             defer { curl_slist_free_all(list) }
@@ -56,12 +96,26 @@ public final class CookieJar: Sendable, CustomStringConvertible {
     public var description: String { "CookieJar(\(cookies().count) cookies)" }
 
     /// A temporary easy handle attached to the jar's share, to reach the cookie engine outside a transfer.
-    private func withEngineHandle<T>(_ body: (UnsafeMutableRawPointer) -> T) -> T {
+    private func withEngineHandle<T>(_ share: ShareHandle, _ body: (UnsafeMutableRawPointer) -> T) -> T {
         guard let easy = curl_easy_init() else { preconditionFailure("libcurl could not allocate an easy handle") }
         defer { curl_easy_cleanup(easy) }
         _ = ucc_easy_setopt_share(easy, share.handle)
         _ = ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, "")
         return body(easy)
+    }
+
+    /// The cookies a transfer's own cookie engine holds, as Netscape cookie-file lines (empty when none).
+    static func netscapeLines(of easy: UnsafeMutableRawPointer) -> [String] {
+        var list: UnsafeMutablePointer<curl_slist>?
+        guard ucc_easy_getinfo_slist(easy, CURLINFO_COOKIELIST, &list) == CURLE_OK else { return [] }
+        defer { curl_slist_free_all(list) }
+        var lines: [String] = []
+        var node = list
+        while let current = node {
+            if let data = current.pointee.data { lines.append(String(cString: data)) }
+            node = current.pointee.next
+        }
+        return lines
     }
 
     /// `domain \t includeSubdomains \t path \t secure \t expires \t name \t value`

@@ -37,6 +37,13 @@ final class EasyHandlePool: Sendable {
             _ = ucc_easy_setopt_share(handle.easy, nil)
             handle.requestOptions.remove(.cookieJar)
         }
+        if handle.requestOptions.contains(.ownCookieEngine) {
+            // The handle's own cookies belong to the jar of the transfer that ended: forget them, then switch the
+            // engine off (freeing the cookie-file list as above).
+            _ = ucc_easy_setopt_string(handle.easy, CURLOPT_COOKIELIST, "ALL")
+            _ = ucc_easy_setopt_string(handle.easy, CURLOPT_COOKIEFILE, nil)
+            handle.requestOptions.remove(.ownCookieEngine)
+        }
         if !keepingOptions { handle.reset() }
         if handle.headerBytes.capacity > 16 * 1024 {
             handle.headerBytes = []  // an unusually large header block does not stay in the pool

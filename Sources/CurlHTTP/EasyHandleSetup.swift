@@ -43,11 +43,18 @@ enum EasyHandleSetup {
             status.check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS(request.url) ? 1 : 0))
         }
         if let jar = request.cookieJar {
-            // The share must be attached before the cookie engine is switched on, or the handle
-            // would start a private cookie store of its own.
-            status.check(ucc_easy_setopt_share(easy, jar.share.handle))
-            status.check(ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, ""))
-            handle.requestOptions.insert(.cookieJar)
+            if let share = jar.share {
+                // The share must be attached before the cookie engine is switched on, or the handle
+                // would start a private cookie store of its own.
+                status.check(ucc_easy_setopt_share(easy, share.handle))
+                status.check(ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, ""))
+                handle.requestOptions.insert(.cookieJar)
+            } else {
+                // No cookie yet: the handle's own engine parses what the answer sets; the transfer's end moves it
+                // into the jar (`ResponseAssembly`) and the pool empties the handle's store (`EasyHandlePool`).
+                status.check(ucc_easy_setopt_string(easy, CURLOPT_COOKIEFILE, ""))
+                handle.requestOptions.insert(.ownCookieEngine)
+            }
         }
 
         configureMethodAndBody(transfer, status: &status)
@@ -135,8 +142,9 @@ enum EasyHandleSetup {
         if options.contains(.freshConnect) {
             status.check(ucc_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 0))
         }
-        // `.cookieJar` is undone when the transfer ends (EasyHandlePool.recycle), as the jar may go away.
-        handle.requestOptions = options.intersection(.cookieJar)
+        // `.cookieJar` and `.ownCookieEngine` are undone when the transfer ends (EasyHandlePool.recycle), as the jar
+        // may go away.
+        handle.requestOptions = options.intersection([.cookieJar, .ownCookieEngine])
     }
 
     private static func configureMethodAndBody(_ transfer: Transfer, status: inout OptionStatus) {

@@ -27,6 +27,9 @@ final class PooledEasyHandle: @unchecked Sendable {
         static let freshConnect = RequestOptions(rawValue: 1 << 3)
         /// `CURLOPT_SHARE` and `CURLOPT_COOKIEFILE` of a cookie jar: detached when the transfer ends.
         static let cookieJar = RequestOptions(rawValue: 1 << 4)
+        /// `CURLOPT_COOKIEFILE` without a share, for a jar with no store yet: the cookies the transfer received
+        /// move into the jar, and the handle's own store is emptied when the transfer ends.
+        static let ownCookieEngine = RequestOptions(rawValue: 1 << 5)
     }
 
     let easy: UnsafeMutableRawPointer

@@ -6,6 +6,9 @@ import Foundation
 enum ResponseAssembly {
     static func response(of transfer: Transfer) -> CurlHTTPClient.Response {
         let easy = transfer.easy
+        if transfer.handle.requestOptions.contains(.ownCookieEngine), let jar = transfer.request.cookieJar {
+            jar.adopt(netscapeLines: CookieJar.netscapeLines(of: easy))
+        }
         var status = 0
         _ = ucc_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var effectiveURL: UnsafeMutablePointer<CChar>?

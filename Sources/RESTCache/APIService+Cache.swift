@@ -103,7 +103,7 @@ extension APIService {
         var key = placement.key
         let varies = semantics.vary != nil
         if let names = semantics.vary {
-            hasVaryingEntries.store(true, ordering: .relaxed)
+            shared.hasVaryingEntries.store(true, ordering: .relaxed)
             let descriptor = VaryDescriptor(headerNames: names)
             var descriptorMetadata = metadata
             descriptorMetadata.timeout = .never

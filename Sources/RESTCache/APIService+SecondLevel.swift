@@ -33,7 +33,7 @@ extension APIService {
     ) async -> SecondLevelOutcome<T.Response> {
         var visit = SecondLevelVisit()
         // An answer that varies on request headers is kept in memory only (see `secondLevelEntry`).
-        if hasVaryingEntries.load(ordering: .relaxed),
+        if shared.hasVaryingEntries.load(ordering: .relaxed),
             case .fresh(let entry) = cache.peek(placement.key, in: placement.scope), entry.value is VaryDescriptor
         {
             return .upstream(visit, stale: stale)

@@ -3,34 +3,71 @@ import Synchronization
 
 /// One session's REST access: check the cache, then the network, then store (the seed's `perform(with:)`).
 ///
-/// Bound to one session's scope and credentials: a BFF creates one per logged-in session (the facade does it
-/// for you). Concurrent identical reads make one upstream call; error answers are never stored; a successful
-/// mutation invalidates what it changed.
+/// Bound to one session's scope and credentials. What does not depend on the session (upstream, client,
+/// configuration, in-flight de-duplication, background refreshes) lives in a ``Shared`` core: a BFF makes one
+/// core and, per logged-in session, a service of about a hundred bytes over it (the facade does it for you).
+/// Concurrent identical reads make one upstream call; error answers are never stored; a successful mutation
+/// invalidates what it changed.
 public final class APIService: Sendable {
+    /// What the services of every session share: one per upstream, made once.
+    public final class Shared: Sendable {
+        /// The upstream's root, without a trailing slash.
+        public let baseURL: String
+        public let client: CurlHTTPClient
+        public let configuration: Configuration
+        /// In-flight de-duplication, keyed by scope and request.
+        public let requestStates: CachedRequestStateManager
+        let clock: any CacheClock
+        let backgroundRefreshes = BackgroundTasks()
+        /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
+        let hasVaryingEntries = Atomic<Bool>(false)
+
+        /// Creates the shared core. `clock` must be the clock of the store the services' caches read.
+        public init(
+            baseURL: String,
+            client: CurlHTTPClient,
+            configuration: Configuration = Configuration(),
+            clock: any CacheClock = SystemCacheClock(),
+            requestStates: CachedRequestStateManager = CachedRequestStateManager()
+        ) {
+            self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+            self.client = client
+            self.configuration = configuration
+            self.clock = clock
+            self.requestStates = requestStates
+        }
+    }
+
+    /// The core this service shares with the other sessions' services.
+    public let shared: Shared
     /// The upstream's root, e.g. `https://api.example.com`; request paths are appended to it.
-    public let baseURL: String
-    public let client: CurlHTTPClient
+    public var baseURL: String { shared.baseURL }
+    public var client: CurlHTTPClient { shared.client }
     public let cache: any Caching
     /// The session's credentials in force: read when a request starts, so a request in flight keeps what it
     /// started with. Changed by ``updateCredentials(_:)`` (a token refresh).
     public var credentials: Credentials { currentCredentials.withLock { $0 } }
     private let currentCredentials: Mutex<Credentials>
-    public let configuration: Configuration
-    /// In-flight de-duplication; shareable between services of the same scope.
-    public let requestStates: CachedRequestStateManager
-    @usableFromInline let clock: any CacheClock
-    @usableFromInline let backgroundRefreshes = BackgroundTasks()
-    /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
-    @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
+    public var configuration: Configuration { shared.configuration }
+    /// Sees every successful upstream answer of this service: the service's own inspector, else the
+    /// configuration's ``Configuration/responseInspector``.
+    let responseInspector: ResponseInspector?
+    /// In-flight de-duplication, shared by the services of one core (keyed by scope).
+    public var requestStates: CachedRequestStateManager { shared.requestStates }
+    @usableFromInline var clock: any CacheClock { shared.clock }
+    @usableFromInline var backgroundRefreshes: BackgroundTasks { shared.backgroundRefreshes }
     /// Set once by ``close()``; read at the start of every request (one acquiring load) and again before anything is
     /// sent or stored.
     @usableFromInline let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss in memory and written after a network answer is
     /// stored; nil (the default) keeps the service to its own memory.
-    public let secondLevel: (any RESTSecondLevel)?
+    public var secondLevel: (any RESTSecondLevel)? { secondLevelHolder?.level }
+    /// Boxed, so a service without a second level (the common case, a million per replica) keeps one word for it.
+    private let secondLevelHolder: SecondLevelHolder?
 
-    /// Creates a service for one session. `clock` must be the clock of the store behind `cache`.
-    public init(
+    /// Creates a service for one session with a core of its own. `clock` must be the clock of the store behind
+    /// `cache`.
+    public convenience init(
         baseURL: String,
         client: CurlHTTPClient,
         cache: any Caching,
@@ -40,14 +77,27 @@ public final class APIService: Sendable {
         requestStates: CachedRequestStateManager = CachedRequestStateManager(),
         secondLevel: (any RESTSecondLevel)? = nil
     ) {
-        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        self.client = client
+        self.init(
+            shared: Shared(
+                baseURL: baseURL, client: client, configuration: configuration, clock: clock,
+                requestStates: requestStates),
+            cache: cache, credentials: credentials, secondLevel: secondLevel)
+    }
+
+    /// Creates a session's service over a shared core: the session's cache (its scope), credentials and second
+    /// level, and an inspector of its own replacing the configuration's (nil keeps the configuration's).
+    public init(
+        shared: Shared,
+        cache: any Caching,
+        credentials: Credentials = .none,
+        secondLevel: (any RESTSecondLevel)? = nil,
+        responseInspector: ResponseInspector? = nil
+    ) {
+        self.shared = shared
         self.cache = cache
         self.currentCredentials = Mutex(credentials)
-        self.configuration = configuration
-        self.clock = clock
-        self.requestStates = requestStates
-        self.secondLevel = secondLevel
+        self.secondLevelHolder = secondLevel.map(SecondLevelHolder.init)
+        self.responseInspector = responseInspector ?? shared.configuration.responseInspector
     }
 
     /// Replaces the credentials later requests carry (a refreshed access token); cached entries stay. The cookie
@@ -269,7 +319,7 @@ public final class APIService: Sendable {
             let response = try await execute(
                 plan.httpRequest, method: request.method, path: request.path,
                 outcome: placement == nil ? "uncached" : stale == nil ? "miss" : "revalidate")
-            if let inspector = configuration.responseInspector, (200..<300).contains(response.status) {
+            if let inspector = responseInspector, (200..<300).contains(response.status) {
                 inspector(request.method, request.path, response)
             }
             cache.record(
@@ -291,5 +341,14 @@ extension API {
         case .http(let status, _): return status >= 500
         case .decoding, .cacheMiss, .cancelled, .invalidRequest: return false
         }
+    }
+}
+
+/// A service's second level, on the heap only when there is one.
+private final class SecondLevelHolder: Sendable {
+    let level: any RESTSecondLevel
+
+    init(_ level: any RESTSecondLevel) {
+        self.level = level
     }
 }

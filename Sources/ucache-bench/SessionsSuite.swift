@@ -1,5 +1,7 @@
 import CacheCore
 import Foundation
+import GraphQLCache
+import GraphQLLanguage
 import RESTCache
 import UnifiedCache
 
@@ -7,12 +9,19 @@ import UnifiedCache
 /// that never log out, and the budget reclaiming under pressure.
 struct SessionsSuite: BenchSuite {
     let help = """
-        ucache-bench sessions [--sessions N] [--idle N] [--lookups N] [--pressure N] [--json]
+        ucache-bench sessions [--sessions N] [--idle N] [--used N] [--live N] [--lookups N] [--pressure N] [--json]
 
         No network: answers are inserted into the REST store as an upstream answer would be, then read back
         through the session's APIService (a typed cache hit). The hubs' clocks are ManualCacheClocks.
         1. Empty session: RSS before and after creating --idle (default 200,000) sessions that are never used;
            bytes per session, and what the budget is charged for each.
+        1b. Used session: RSS before and after --used (default 100,000) live sessions, each with one cached REST
+           read (session.rest, a typed hit) and one GraphQL answer (two records, written into the store and read
+           back through session.graphQL, cache only): RSS per session, what the stores charge for the payload,
+           RSS beyond the payload, and what the budget is charged for the session itself (SessionCharge), with
+           its deviation from that RSS (target ≤ 20 %).
+        1c. --live N (default 0, skipped): N live sessions (limits raised), one cached REST read each: RSS at the
+           end (target for 1,000,000: ≤ 2 GiB).
         2. session(id:principal:credentials:) of a live session among those, with a bearer token, --lookups
            times (default 1,000,000), each timed: p50/p99 ns; once picking among all of them (every lookup misses
            the CPU caches) and once among 1,000 (a hot working set).
@@ -44,6 +53,16 @@ struct SessionsSuite: BenchSuite {
         rows.append(liveLookups(hub: hub, ids: ids, among: ids.count, count: lookups))
         rows.append(liveLookups(hub: hub, ids: ids, among: min(1_000, ids.count), count: lookups))
         await hub.shutdown()
+        let used = options.int("used", default: 100_000)
+        if used > 0 {
+            let (row, note) = try await usedSessions(count: used)
+            rows.append(row)
+            notes.append(note)
+        }
+        let live = options.int("live", default: 0)
+        if live > 0 {
+            rows.append(try await liveSessions(count: live))
+        }
         let churn = try await churn(count: options.int("sessions", default: 1_000_000))
         rows.append(churn)
         let pressure = options.int("pressure", default: 500_000)
@@ -61,11 +80,13 @@ struct SessionsSuite: BenchSuite {
                     + " (target ≥ 0.5); sessions ended for memory: \(full.endedForMemory) (hits), "
                     + "\(churning.endedForMemory) (misses)")
         }
-        notes.append("targets: session(…) p50 ≤ 200 ns; an idle empty session ≤ 1 KB; RSS bounded under churn")
+        notes.append(
+            "targets: session(…) p50 ≤ 200 ns; an idle empty session ≤ 1 KB; a used session ≤ 1.5 KB beyond its "
+                + "payload; RSS bounded under churn; 1,000,000 live sessions ≤ 2 GiB")
         return BenchReport(
             suite: "sessions",
             machine: BenchReport.machineDescription,
-            columns: ["p50", "p99", "per second", "bytes", "MiB start", "MiB peak", "MiB end", "live"],
+            columns: ["p50", "p99", "per second", "bytes", "charged", "MiB start", "MiB peak", "MiB end", "live"],
             rows: rows,
             notes: notes
         )
@@ -101,9 +122,90 @@ struct SessionsSuite: BenchSuite {
             values: [
                 "bytes": Double(after - before) / Double(count),
                 "MiB start": mebibytes(before), "MiB end": mebibytes(after), "live": Double(hub.sessionCount),
-                "per second": Double(hub.budget.usedBytes) / Double(count),
+                "charged": Double(hub.budget.usedBytes) / Double(count),
             ])
         return (row, hub, ids)
+    }
+
+    private static let meDocument = "query Me { me { __typename id name } }"
+
+    /// `count` live sessions, each with one cached REST read and one GraphQL answer read through its parts.
+    private func usedSessions(count: Int) async throws -> (BenchReport.Row, String) {
+        let (hub, _) = try hub()
+        let operation = try GraphQLParser.parse(Self.meDocument).prepare(operationName: nil)
+        let me = UntypedGraphQLOperation(document: Self.meDocument, operationName: "Me")
+        let request = SmallRequest()
+        let before = residentBytes()
+        for index in 0..<count {
+            let session = hub.session(
+                id: "used-\(index)", principal: VerifiedPrincipal("user-\(index)"), credentials: .bearer("t-\(index)"))
+            try await useBothHalves(session, hub: hub, operation: operation, me: me, request: request, index: index)
+        }
+        let after = residentBytes()
+        let perSession = Double(after - before) / Double(count)
+        let payload = Double(hub.statistics().bytes) / Double(count)
+        let charge = SessionCharge.measured.total(rest: true, graphQL: true)
+        let beyondPayload = perSession - payload
+        let deviation = SessionCharge.deviation(ofCharge: charge, fromMeasured: Int(beyondPayload.rounded()))
+        await hub.shutdown()
+        let row = BenchReport.Row(
+            name: "used session, RSS − payload (bytes)",
+            values: [
+                "bytes": beyondPayload, "charged": Double(charge), "MiB start": mebibytes(before),
+                "MiB end": mebibytes(after), "live": Double(count),
+            ])
+        let note =
+            "used session: \(Int(perSession)) B RSS each, \(Int(payload)) B of it payload (what the stores charge), "
+            + "\(Int(beyondPayload)) B beyond it (target ≤ 1,536); charged \(charge) B for the session itself, "
+            + String(format: "%.0f", deviation * 100) + " % from that RSS (target ≤ 20 %)"
+        return (row, note)
+    }
+
+    private func useBothHalves(
+        _ session: CacheSession, hub: CacheHub, operation: GraphQLPreparedOperation, me: UntypedGraphQLOperation,
+        request: SmallRequest, index: Int
+    ) async throws {
+        hub.restStore.insert(Small(ok: true), byteCost: 64, key: "bench.small", scope: session.scope)
+        guard case .success = await session.rest.perform(with: request) else {
+            throw BenchError("a cached read missed")
+        }
+        let data: GraphQLJSONObject = [
+            "me": ["__typename": "User", "id": .string("u-\(index)"), "name": "Ann"]
+        ]
+        guard case .written = try hub.graphQLStore.write(operation, data: data, in: session.scope) else {
+            throw BenchError("the GraphQL write was refused")
+        }
+        guard case .success = await session.graphQL.fetch(operation: me, cachePolicy: .returnCacheDataDontFetch)
+        else {
+            throw BenchError("a cached GraphQL read missed")
+        }
+    }
+
+    /// `count` live sessions with one cached REST read each, the limits raised to hold them all.
+    private func liveSessions(count: Int) async throws -> BenchReport.Row {
+        let (hub, _) = try hub(maxSessions: count + 1, budget: 64 << 30)
+        let request = SmallRequest()
+        let start = residentBytes()
+        let began = monotonicNanoseconds()
+        for index in 0..<count {
+            let session = hub.session(
+                id: "live-\(index)", principal: VerifiedPrincipal("user-\(index)"), credentials: .bearer("t-\(index)"))
+            hub.restStore.insert(Small(ok: true), byteCost: 64, key: "bench.small", scope: session.scope)
+            guard case .success = await session.rest.perform(with: request) else {
+                throw BenchError("a cached read missed")
+            }
+        }
+        let seconds = Double(monotonicNanoseconds() - began) / 1e9
+        let end = residentBytes()
+        let live = hub.sessionCount
+        let charged = Double(hub.budget.usedBytes) / Double(count)
+        await hub.shutdown()
+        return BenchReport.Row(
+            name: "\(count) live sessions, 1 read each",
+            values: [
+                "per second": Double(count) / seconds, "bytes": Double(end - start) / Double(count),
+                "charged": charged, "MiB start": mebibytes(start), "MiB end": mebibytes(end), "live": Double(live),
+            ])
     }
 
     /// Lookups of random live sessions among the first `among` ids (all of them: memory-bound, every lookup

@@ -1,6 +1,7 @@
 import CurlHTTP
 import FixtureSupport
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("Cookie jars")
@@ -65,5 +66,55 @@ struct CookieJarTests {
         _ = try await client.execute(.init(url: tenant.url("/api/cookies/set?name=sid&value=s3cr3t"), cookieJar: jar))
         #expect(!String(describing: jar).contains("s3cr3t"))
         #expect(!jar.cookies().map(String.init(describing:)).joined().contains("s3cr3t"))
+    }
+
+    @Test("a jar holds no libcurl store until an upstream sets a cookie, and tells of the store once")
+    func storeOnFirstCookie() async throws {
+        let tenant = try await FixtureServer.tenant("jarlazy")
+        let client = try CurlHTTPClient()
+        let made = Mutex(0)
+        let jar = CookieJar(onStoreMade: { made.withLock { $0 += 1 } })
+        #expect(try await cookiesSeenByServer(client, tenant, jar: jar).isEmpty)
+        #expect(!jar.holdsStore)
+        #expect(jar.cookies().isEmpty)
+        jar.clear()
+        #expect(!jar.holdsStore)
+
+        _ = try await client.execute(.init(url: tenant.url("/api/cookies/set?name=sid&value=first"), cookieJar: jar))
+        #expect(jar.holdsStore)
+        _ = try await client.execute(.init(url: tenant.url("/api/cookies/set?name=other&value=second"), cookieJar: jar))
+        #expect(made.withLock { $0 } == 1)
+        #expect(try await cookiesSeenByServer(client, tenant, jar: jar) == ["sid": "first", "other": "second"])
+    }
+
+    @Test("a cookie for another domain is refused by libcurl's checks on a jar's first answer too")
+    func foreignDomainRefused() async throws {
+        let tenant = try await FixtureServer.tenant("jarforeign")
+        let client = try CurlHTTPClient()
+        let foreignOnly = CookieJar()
+        let setForeign = "set_header=Set-Cookie:evil%3D1%3B%20Domain%3Dexample.com%3B%20Path%3D%2F"
+        _ = try await client.execute(.init(url: tenant.url("/api/echo?\(setForeign)"), cookieJar: foreignOnly))
+        #expect(!foreignOnly.holdsStore)
+        #expect(foreignOnly.cookies().isEmpty)
+
+        let mixed = CookieJar()
+        let setGood = "set_header=Set-Cookie:good%3D1%3B%20Path%3D%2F"
+        _ = try await client.execute(.init(url: tenant.url("/api/echo?\(setForeign)&\(setGood)"), cookieJar: mixed))
+        #expect(mixed.cookies().map(\.name) == ["good"])
+        #expect(try await cookiesSeenByServer(client, tenant, jar: mixed) == ["good": "1"])
+    }
+
+    @Test("the handle that parsed a jar's first cookie carries it to no later request of another jar or none")
+    func firstCookieStaysWithItsJar() async throws {
+        let tenant = try await FixtureServer.tenant("jarhandle")
+        let client = try CurlHTTPClient()
+        let alice = CookieJar()
+        _ = try await client.execute(
+            .init(url: tenant.url("/api/cookies/set?name=session&value=alice"), cookieJar: alice))
+        #expect(try await cookiesSeenByServer(client, tenant, jar: nil).isEmpty)
+        let bob = CookieJar()
+        #expect(try await cookiesSeenByServer(client, tenant, jar: bob).isEmpty)
+        #expect(!bob.holdsStore)
+        #expect(try await cookiesSeenByServer(client, tenant, jar: alice) == ["session": "alice"])
     }
 }

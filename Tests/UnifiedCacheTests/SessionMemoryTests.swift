@@ -37,7 +37,7 @@ struct SessionMemoryTests {
     @Test("over the budget the least recently used sessions end first, whichever store holds their data")
     func leastRecentSessionsEndFirst() async throws {
         let settings = try SettingsStore(
-            settings: CacheSettings(memory: .init(processBudgetBytes: 48 * 1_024, maxBytesPerSession: 32 * 1_024)))
+            settings: CacheSettings(memory: .init(processBudgetBytes: 16 * 1_024, maxBytesPerSession: 8 * 1_024)))
         let harness = try await FacadeHarness("memorylru", settings: settings)
         let hub = harness.hub
         var sessions: [CacheSession] = []

@@ -157,8 +157,10 @@ extension GraphQLClient {
         let outcome = await exchange(
             request, storing: true, generation: store.generation(of: scope), mutationsSeen: nil)
         if case .success = outcome {
-            // Queries that left before the mutation may carry what it changed: later reads start their own.
-            flights.retire { _ in true }
+            // Queries of this scope that left before the mutation may carry what it changed: later reads start their
+            // own.
+            let scope = scope
+            flights.retire { $0.scope == scope }
         }
         return outcome.flatMap { result(from: $0, request: request, reader: reader) }
     }
@@ -184,7 +186,7 @@ extension GraphQLClient {
     ) -> Result<GraphQLResult<Value>, GraphQLCacheError>? {
         let now = store.clock.now()
         let staleBefore = timestamps.staleBefore(for: request.queryKey)
-        let freshness = rules.withLock { rules in
+        let freshness = shared.rules.withLock { rules in
             rules.freshness(queryTimeout: plan.timeout, now: now, staleBefore: staleBefore)
         }
         do {

@@ -16,8 +16,9 @@ struct NetworkAnswer: Sendable {
 
 typealias NetworkOutcome = Result<NetworkAnswer, GraphQLCacheError>
 
-/// Identical queries: the same prepared document, the same canonical variables, stored or not.
+/// Identical queries of one scope: the same prepared document, the same canonical variables, stored or not.
 struct FlightKey: Hashable, Sendable {
+    let scope: CacheScope
     let documentID: Int
     let variables: String
     let storing: Bool
@@ -34,6 +35,7 @@ extension GraphQLClient {
         readingSecondLevel: Bool = false
     ) async -> NetworkOutcome {
         let key = FlightKey(
+            scope: scope,
             documentID: request.document.id,
             variables: request.queryKey.canonicalVariables,
             storing: storing

@@ -73,7 +73,7 @@ extension GraphQLClient {
     /// The shortest lifetime, in seconds, any of this client's freshness rules gives `request`'s result (the
     /// query's, the default, every type and field rule); nil when timeouts are off or no rule expires anything.
     func secondLevelLifetime(_ request: PreparedRequest) -> Double? {
-        rules.withLock { rules -> Double? in
+        shared.rules.withLock { rules -> Double? in
             let config = rules.config
             guard config.isTimeoutEnabled else { return nil }
             let timeouts =

@@ -20,12 +20,64 @@ import Synchronization
 ///     query: GetAccountBalanceQuery(accountId: "101"), cachePolicy: .fetchIgnoringCacheData)
 /// ```
 public final class GraphQLClient: Sendable {
+    /// What the clients of every session share: endpoint, transport, store, configuration, documents, freshness
+    /// rules and in-flight calls (keyed by scope). One per upstream, made once; a session's client over it is
+    /// about a hundred bytes.
+    public final class Shared: Sendable {
+        /// The upstream's GraphQL endpoint.
+        public let url: String
+        /// The HTTP client, shared by every session.
+        public let transport: CurlHTTPClient
+        /// The normalized store, shared by every session (each reads and writes only its own scope).
+        public let store: GraphQLNormalizedStore
+        /// Transport and answer handling.
+        public let configuration: Configuration
+        /// Parsed documents.
+        public let documents: GraphQLDocumentCache
+        let rules: Mutex<FreshnessRules>
+        let flights = InFlightCalls<FlightKey, NetworkOutcome>()
+        let backgroundTasks = BackgroundTasks()
+
+        /// Creates the shared core.
+        /// - Throws: `invalidConfiguration` when `cacheConfig` does not validate.
+        public init(
+            url: String,
+            transport: CurlHTTPClient,
+            store: GraphQLNormalizedStore,
+            configuration: Configuration = Configuration(),
+            cacheConfig: GraphQLCacheConfig = GraphQLCacheConfig(),
+            documents: GraphQLDocumentCache = GraphQLDocumentCache()
+        ) throws(GraphQLCacheError) {
+            try cacheConfig.validate()
+            self.url = url
+            self.transport = transport
+            self.store = store
+            self.configuration = configuration
+            self.documents = documents
+            self.rules = Mutex(FreshnessRules(cacheConfig))
+        }
+
+        /// The freshness rules in force for every client over this core.
+        public var cacheConfig: GraphQLCacheConfig {
+            rules.withLock { $0.config }
+        }
+
+        /// Replaces the freshness rules of every client over this core (a settings reload).
+        /// - Throws: `invalidConfiguration`; the rules in force stay.
+        public func updateCacheConfig(_ config: GraphQLCacheConfig) throws(GraphQLCacheError) {
+            try config.validate()
+            rules.withLock { $0 = FreshnessRules(config) }
+        }
+    }
+
+    /// The core this client shares with the other sessions' clients.
+    public let shared: Shared
     /// The upstream's GraphQL endpoint.
-    public let url: String
+    public var url: String { shared.url }
     /// The HTTP client, shared by every session.
-    public let transport: CurlHTTPClient
+    public var transport: CurlHTTPClient { shared.transport }
     /// The normalized store, shared by every session (each reads and writes only its own scope).
-    public let store: GraphQLNormalizedStore
+    public var store: GraphQLNormalizedStore { shared.store }
     /// The session's scope: everything this client reads and writes lives there.
     public let scope: CacheScope
     /// The session's credentials in force: read when an operation is sent, so one in flight keeps what it
@@ -33,20 +85,19 @@ public final class GraphQLClient: Sendable {
     public var credentials: Credentials { currentCredentials.withLock { $0 } }
     private let currentCredentials: Mutex<Credentials>
     /// Transport and answer handling.
-    public let configuration: Configuration
-    /// Parsed documents, shareable between the clients of all sessions.
-    public let documents: GraphQLDocumentCache
+    public var configuration: Configuration { shared.configuration }
+    /// Parsed documents, shared by the clients of all sessions.
+    public var documents: GraphQLDocumentCache { shared.documents }
 
-    let rules: Mutex<FreshnessRules>
     let timestamps: QueryTimestamps
-    let flights = InFlightCalls<FlightKey, NetworkOutcome>()
+    var flights: InFlightCalls<FlightKey, NetworkOutcome> { shared.flights }
     /// How many of this client's mutations have written their result. A query's answer is written only if none
     /// did since the query left, under this lock, so an answer from before a mutation never overwrites its result.
     let landedMutations = Mutex<UInt64>(0)
     /// When this client's last mutation wrote its result (store clock nanoseconds; `Int64.min` before any): a
     /// shared public answer kept before it may predate what the mutation changed, and is not served.
     let lastMutationWrite = Atomic<Int64>(.min)
-    let backgroundTasks = BackgroundTasks()
+    var backgroundTasks: BackgroundTasks { shared.backgroundTasks }
     /// Set once by ``close()``; read when an operation starts (one acquiring load) and again before anything is sent
     /// or merged.
     let closed = Atomic<Bool>(false)
@@ -54,12 +105,12 @@ public final class GraphQLClient: Sendable {
     /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
     public let secondLevel: (any GraphQLSecondLevel)?
 
-    /// Creates a session's client.
+    /// Creates a session's client with a core of its own.
     ///
     /// Time comes from the store's clock (fields are stamped with it when written), so a test moves the
     /// store's `ManualCacheClock` to expire answers.
     /// - Throws: `invalidConfiguration` when `cacheConfig` does not validate.
-    public init(
+    public convenience init(
         url: String,
         transport: CurlHTTPClient,
         store: GraphQLNormalizedStore,
@@ -70,16 +121,23 @@ public final class GraphQLClient: Sendable {
         documents: GraphQLDocumentCache = GraphQLDocumentCache(),
         secondLevel: (any GraphQLSecondLevel)? = nil
     ) throws(GraphQLCacheError) {
-        try cacheConfig.validate()
-        self.url = url
-        self.transport = transport
-        self.store = store
+        let shared = try Shared(
+            url: url, transport: transport, store: store, configuration: configuration, cacheConfig: cacheConfig,
+            documents: documents)
+        self.init(shared: shared, scope: scope, credentials: credentials, secondLevel: secondLevel)
+    }
+
+    /// Creates a session's client over a shared core: the session's scope, credentials and second level.
+    public init(
+        shared: Shared,
+        scope: CacheScope,
+        credentials: Credentials = .none,
+        secondLevel: (any GraphQLSecondLevel)? = nil
+    ) {
+        self.shared = shared
         self.scope = scope
         self.currentCredentials = Mutex(credentials)
-        self.configuration = configuration
-        self.documents = documents
-        self.rules = Mutex(FreshnessRules(cacheConfig))
-        self.timestamps = QueryTimestamps(limit: configuration.maximumTrackedQueries)
+        self.timestamps = QueryTimestamps(limit: shared.configuration.maximumTrackedQueries)
         self.secondLevel = secondLevel
     }
 
@@ -109,17 +167,17 @@ public final class GraphQLClient: Sendable {
 
     // MARK: - Freshness rules
 
-    /// The freshness rules in force (the seed's `GraphQLCacheConfig`, for this client).
+    /// The freshness rules in force (the seed's `GraphQLCacheConfig`, for this client and the others over its
+    /// core).
     public var cacheConfig: GraphQLCacheConfig {
-        rules.withLock { $0.config }
+        shared.rules.withLock { $0.config }
     }
 
-    /// Replaces the freshness rules (a settings reload); answers already cached are judged by the new rules
-    /// from the next read on.
+    /// Replaces the freshness rules (a settings reload) of this client and the others over its core; answers
+    /// already cached are judged by the new rules from the next read on.
     /// - Throws: `invalidConfiguration`; the rules in force stay.
     public func updateCacheConfig(_ config: GraphQLCacheConfig) throws(GraphQLCacheError) {
-        try config.validate()
-        rules.withLock { $0 = FreshnessRules(config) }
+        try shared.updateCacheConfig(config)
     }
 
     // MARK: - Typed operations
@@ -255,13 +313,13 @@ public final class GraphQLClient: Sendable {
         await backgroundTasks.drain()
     }
 
-    /// Upstream calls in flight now (each possibly shared by several callers).
+    /// Upstream calls in flight now (each possibly shared by several callers), of every client over this core.
     public var inFlightRequestCount: Int {
         flights.count
     }
 
     /// Callers waiting for those calls now, the caller that started each included: how many answers the calls in
-    /// flight will hand out.
+    /// flight will hand out (every client over this core).
     public var inFlightWaiterCount: Int {
         flights.waiterCount
     }

@@ -14,10 +14,8 @@ extension CacheHub {
     ) async throws(UnifiedCacheError) -> SettingsChange {
         let change = try settings.reload(from: source)
         let freshness = GraphQLSettingsBridge.cacheConfig(change.current, base: configuration.graphQLFreshness)
-        let freshnessIsValid = (try? freshness.validate()) != nil
-        if freshnessIsValid {
-            factory.freshness.withLock { $0 = freshness }
-        }
+        // The core every session's client runs on takes the new rules, unless they do not validate.
+        try? factory.graphQLCore.updateCacheConfig(freshness)
         if change.memoryLimitsChanged {
             try applyMemoryLimits(change.current.memory)
         }
@@ -27,20 +25,14 @@ extension CacheHub {
                 _ = await terminator.begin(ending, operation: "reloadSettings(from:)").finish()
             }
         }
-        // Sessions never used have no parts, hence no data of the library's and nothing to update.
-        let live = registry.sessions.compactMap(\.existingParts)
-        if freshnessIsValid {
-            for parts in live {
-                // Validated above; only the settings' global part changes here.
-                try? parts.graphQL.updateCacheConfig(freshness)
-            }
-        }
         guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
+        // Sessions never used have no parts, hence no data of the library's and nothing to clear.
+        let live = registry.sessions.filter { !$0.existingParts.isEmpty }
         // One message for the whole reload rather than one per session: receivers clear every session they hold.
         await ReplicationCoordinator.$publishingSuppressed.withValue(true) {
-            for parts in live {
+            for session in live {
                 for domain in change.domainsToClear {
-                    await parts.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
+                    await session.cacheManager.clear(domain: domain.name, reason: .settingsChanged)
                 }
             }
         }

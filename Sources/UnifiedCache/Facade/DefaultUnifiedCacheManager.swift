@@ -73,8 +73,18 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     /// The synchronous part of a whole-session clear: REST, GraphQL, timestamps and cookies. Both stores' scopes
     /// are detached in constant time and move to a new generation, so nothing in flight lands afterwards.
     func clearOwnParts(operation: String, reason: ClearReason) -> ClearRun {
+        Self.clearOwnParts(
+            rest: rest.store, graphQLClient: graphQLClient, cookieJar: cookieJar, scope: scope, operation: operation,
+            reason: reason)
+    }
+
+    /// ``clearOwnParts(operation:reason:)`` for a session's parts, without making its manager.
+    static func clearOwnParts(
+        rest: CacheStore, graphQLClient: GraphQLClient, cookieJar: CookieJar?, scope: CacheScope, operation: String,
+        reason: ClearReason
+    ) -> ClearRun {
         var run = ClearRun(operation, reason: reason)
-        Self.clearStores(rest: rest.store, graphQL: graphQLStore, scope: scope, reason: reason, into: &run)
+        clearStores(rest: rest, graphQL: graphQLClient.store, scope: scope, reason: reason, into: &run)
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }

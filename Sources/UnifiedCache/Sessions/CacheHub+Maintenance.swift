@@ -30,7 +30,7 @@ extension CacheHub {
         report.expiredEntries = rest.entries
         report.bytes += rest.bytes
         report.droppedScopes += rest.droppedScopes
-        if let lifetime = Self.longestGraphQLLifetime(factory.freshness.withLock { $0 }) {
+        if let lifetime = Self.longestGraphQLLifetime(factory.graphQLCore.cacheConfig) {
             let cutoff = clock.now().advanced(by: .zero - lifetime - grace)
             let graphQL = graphQLStore.purgeRecords(writtenBefore: cutoff)
             report.expiredRecords = graphQL.records

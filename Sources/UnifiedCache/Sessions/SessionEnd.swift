@@ -26,22 +26,28 @@ struct SessionEnd: Sendable {
     static func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
         let session = ending.session
         let factory = session.factory
-        let parts = session.markEnded()
+        let (parts, charged) = session.markEnded()
         // Closed before the clears: a request that passed the closed check before this either stores under the
         // generation the clear then bumps, or finds the service closed when it comes to store. Parts made after
         // `markEnded()` are closed as they are made.
-        parts?.close()
-        var run: ClearRun
-        if let parts {
-            run = parts.cacheManager.clearOwnParts(operation: operation, reason: ending.reason)
-        } else {
-            // Never used through its parts, but the application may have used its scope directly.
-            run = ClearRun(operation, reason: ending.reason)
-            DefaultUnifiedCacheManager.clearStores(
-                rest: factory.restStore, graphQL: factory.graphQLStore, scope: session.scope, reason: ending.reason,
-                into: &run)
+        parts.close()
+        var run = ClearRun(operation, reason: ending.reason)
+        // The application may have used the scope directly, whatever parts the session made.
+        DefaultUnifiedCacheManager.clearStores(
+            rest: factory.restStore, graphQL: factory.graphQLStore, scope: session.scope, reason: ending.reason,
+            into: &run)
+        if let graphQL = parts.graphQL {
+            run.part("timestamps") { part in
+                part.timestamps = graphQL.clearTimestamps()
+            }
         }
-        factory.release(partsMade: parts != nil)
+        if let jar = parts.cookieJar {
+            run.part("cookies") { part in
+                part.cookies = jar.cookies().count
+                jar.clear()
+            }
+        }
+        factory.release(partsCharge: charged)
         let endsInSecondLevel = factory.secondLevel != nil && SessionTerminator.endsEverywhere(ending.reason)
         let clearsSecondLevel = endsInSecondLevel && !SecondLevelFront.isReplicatedClear
         if endsInSecondLevel && !clearsSecondLevel {

@@ -8,14 +8,15 @@ import Synchronization
 /// session costs by itself to the memory budget, so the budget bounds the whole process and not only the
 /// cached payloads.
 ///
+/// The REST services and GraphQL clients of all sessions share one core each (upstream, configuration, in-flight
+/// calls, freshness rules), made here once; a session's parts are handles over them holding only its scope,
+/// credentials and cookie jar.
+///
 /// A class of its own rather than the hub, so sessions can make their parts lazily without holding the hub.
 final class SessionFactory: Sendable {
-    /// Bytes one live session costs before it is used: the session object, its slot in the registry and its
-    /// scope string (measured with `ucache-bench sessions`; a long session id or token adds its length).
-    static let sessionBytes = 640
-    /// Bytes a session's parts add once made: REST service, GraphQL client, cookie jar (a libcurl share
-    /// handle), resolver and manager (measured with `ucache-bench sessions`).
-    static let partsBytes = 6_144
+    /// The charge model, in bytes, measured with `ucache-bench sessions` (release build, RSS growth over 200,000
+    /// sessions; see ``SessionCharge``).
+    static let charge = SessionCharge.measured
 
     let configuration: CacheHub.Configuration
     let client: CurlHTTPClient
@@ -29,8 +30,10 @@ final class SessionFactory: Sendable {
     let replication: ReplicationCoordinator?
     /// The shared second level; nil without one.
     let secondLevel: SecondLevelFront?
-    /// The GraphQL freshness rules new sessions start with (validated; replaced on a settings reload).
-    let freshness: Mutex<GraphQLCacheConfig>
+    /// The REST core every session's service runs on.
+    let restCore: APIService.Shared
+    /// The GraphQL core every session's client runs on; its freshness rules are replaced on a settings reload.
+    let graphQLCore: GraphQLClient.Shared
 
     init(
         configuration: CacheHub.Configuration,
@@ -45,12 +48,24 @@ final class SessionFactory: Sendable {
         secondLevel: SecondLevelFront? = nil
     ) throws(UnifiedCacheError) {
         let freshness = GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness)
+        var graphQLConfiguration = configuration.graphQL
+        graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
+        graphQLConfiguration.instrumentation = graphQLConfiguration.instrumentation ?? configuration.instrumentation
         do {
-            try freshness.validate()
+            graphQLCore = try GraphQLClient.Shared(
+                url: configuration.graphQLEndpoint, transport: client, store: graphQLStore,
+                configuration: graphQLConfiguration, cacheConfig: freshness, documents: documents)
         } catch {
             throw UnifiedCacheError(
                 code: .invalidSettings, message: "The GraphQL freshness rules are invalid.", underlying: error)
         }
+        var restConfiguration = configuration.rest
+        restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: configuration.entityLinks)
+        restConfiguration.instrumentation = restConfiguration.instrumentation ?? configuration.instrumentation
+        // Each session's service inspects answers with its own inspector (see `makeParts`).
+        restConfiguration.responseInspector = nil
+        restCore = APIService.Shared(
+            baseURL: configuration.restBaseURL, client: client, configuration: restConfiguration, clock: clock)
         self.configuration = configuration
         self.client = client
         self.settings = settings
@@ -61,106 +76,96 @@ final class SessionFactory: Sendable {
         self.documents = documents
         self.replication = replication
         self.secondLevel = secondLevel
-        self.freshness = Mutex(freshness)
     }
 
     // MARK: Memory
 
     /// Charges a new session's own cost; the caller asks the budget for room afterwards, outside its locks.
     func chargeSession() {
-        budget.charge(Self.sessionBytes)
+        budget.charge(Self.charge.session)
     }
 
-    /// Charges the parts of a session used for the first time, making room if that goes over the budget.
-    func chargeParts() {
-        budget.charge(Self.partsBytes)
+    /// Charges a part a session made on first use, making room if that goes over the budget.
+    func chargeParts(_ bytes: Int) {
+        budget.charge(bytes)
         if budget.isOverLimit {
             budget.reclaimExcess()
         }
     }
 
-    /// Releases what an ended session was charged.
-    func release(partsMade: Bool) {
-        budget.release(Self.sessionBytes + (partsMade ? Self.partsBytes : 0))
+    /// Releases what an ended session was charged: its own cost and its parts'.
+    func release(partsCharge: Int) {
+        budget.release(Self.charge.session + partsCharge)
     }
 
     // MARK: Parts
 
-    func makeParts(id: String, scope: CacheScope, credentials: UpstreamCredentials) -> SessionParts {
-        let jar = credentials.cookieJar ?? CookieJar()
-        let sessionCredentials = UpstreamCredentials(headers: credentials.headers, cookieJar: jar)
-        let accounts = AccountResolver(configuration: configuration.accounts)
-        var restConfiguration = configuration.rest
+    /// A session's REST service: a handle over the hub's REST core with the session's scope and credentials.
+    func makeREST(scope: CacheScope, credentials: UpstreamCredentials, session: CacheSession) -> APIService {
         let links = configuration.entityLinks
-        restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: links)
-        restConfiguration.instrumentation = restConfiguration.instrumentation ?? configuration.instrumentation
-        let learningPaths = configuration.accountLearningPaths
-        let graphQLStore = graphQLStore
-        let restStore = restStore
-        let replicationLink = replication?.link(for: scope)
-        restConfiguration.responseInspector = { method, path, response in
-            if learningPaths.contains(where: { $0.matches(method: method.rawValue, path: path) }) {
-                accounts.learn(fromJSON: response.body)
-            }
-            guard method.isMutating else { return }
-            // A REST mutation changed these entities: evict them from the normalized store, and REST copies too.
-            let changes = links.changes(method: method.rawValue, path: path, body: response.body)
-            replicationLink?.publishRESTMutation(method: method.rawValue, path: path, changes: changes)
-            for (recordKey, fields) in changes {
-                if let fields {
-                    for field in fields { graphQLStore.evictField(field, ofRecord: recordKey, in: scope) }
-                } else {
-                    graphQLStore.removeRecord(recordKey, removingReferences: true, in: scope)
-                }
-                restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
-            }
-        }
-        let rest = APIService(
-            baseURL: configuration.restBaseURL,
-            client: client,
+        return APIService(
+            shared: restCore,
             cache: CacheManager(store: restStore, scope: scope),
-            credentials: sessionCredentials,
-            configuration: restConfiguration,
-            clock: clock,
+            credentials: credentials,
             secondLevel: secondLevel.flatMap { front in
                 front.configuration.storesREST ? SecondLevelRESTAdapter(front: front, links: links, scope: scope) : nil
+            },
+            responseInspector: { [weak session] method, path, response in
+                session?.inspect(method: method, path: path, response: response)
             }
         )
-        var graphQLConfiguration = configuration.graphQL
-        graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
-        graphQLConfiguration.instrumentation = graphQLConfiguration.instrumentation ?? configuration.instrumentation
-        let graphQL: GraphQLClient
-        do {
-            graphQL = try GraphQLClient(
-                url: configuration.graphQLEndpoint,
-                transport: client,
-                store: graphQLStore,
-                scope: scope,
-                credentials: sessionCredentials,
-                configuration: graphQLConfiguration,
-                cacheConfig: freshness.withLock { $0 },
-                documents: documents,
-                secondLevel: secondLevel.flatMap { front in
-                    front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front, scope: scope) : nil
-                }
-            )
-        } catch {
-            // `freshness` only ever holds rules that validated, which is all the client's initializer checks.
-            preconditionFailure("validated GraphQL freshness rules were refused: \(error)")
-        }
-        let manager = DefaultUnifiedCacheManager(
+    }
+
+    /// A session's GraphQL client: a handle over the hub's GraphQL core with the session's scope and credentials.
+    func makeGraphQL(scope: CacheScope, credentials: UpstreamCredentials) -> GraphQLClient {
+        GraphQLClient(
+            shared: graphQLCore,
+            scope: scope,
+            credentials: credentials,
+            secondLevel: secondLevel.flatMap { front in
+                front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front, scope: scope) : nil
+            }
+        )
+    }
+
+    /// The clearing methods over a session's parts: a view, made on each access.
+    func manager(
+        id: String, scope: CacheScope, graphQL: GraphQLClient, cookieJar: CookieJar, accounts: AccountResolver
+    ) -> DefaultUnifiedCacheManager {
+        DefaultUnifiedCacheManager(
             scope: scope,
             rest: CacheManager(store: restStore, scope: scope),
             graphQLClient: graphQL,
             graphQL: graphQL.cacheManager(configuration: configuration.graphQLCacheManager),
-            cookieJar: jar,
+            cookieJar: cookieJar,
             settings: settings,
             accounts: accounts,
             sessionID: id,
             extraParts: configuration.sessionCacheParts,
-            replication: replicationLink,
+            replication: replication?.link(for: scope),
             secondLevel: secondLevel
         )
-        return SessionParts(rest: rest, graphQL: graphQL, cookieJar: jar, cacheManager: manager, accounts: accounts)
+    }
+
+    /// A session's successful REST answer: learns account pairs from the configured paths, and for a mutation
+    /// evicts the entities it changed from the normalized store and the REST copies too.
+    func inspect(
+        method: CurlHTTPClient.Method, path: String, response: CurlHTTPClient.Response, scope: CacheScope,
+        accounts: () -> AccountResolver
+    ) {
+        if configuration.accountLearningPaths.contains(where: { $0.matches(method: method.rawValue, path: path) }) {
+            accounts().learn(fromJSON: response.body)
+        }
+        guard method.isMutating else { return }
+        let changes = configuration.entityLinks.changes(method: method.rawValue, path: path, body: response.body)
+        replication?.link(for: scope)?.publishRESTMutation(method: method.rawValue, path: path, changes: changes)
+        for (recordKey, fields) in changes {
+            if let fields {
+                for field in fields { graphQLStore.evictField(field, ofRecord: recordKey, in: scope) }
+            } else {
+                graphQLStore.removeRecord(recordKey, removingReferences: true, in: scope)
+            }
+            restStore.clear(entityKey: recordKey, in: scope, reason: .mutation)
+        }
     }
 }

@@ -1,0 +1,53 @@
+/// What the memory budget is charged for a session's own machinery (not its cached data, which the stores charge
+/// as they store it): a live session, its parts once used, and its cookie store once an upstream set a cookie.
+///
+/// The figures are the process's resident-set growth per session measured with `ucache-bench sessions` (release
+/// build, Linux): the charge tracks what a session really costs, so a memory budget bounds the process and not
+/// only the cached payloads. ``deviation(ofCharge:fromMeasured:)`` is how the bench and the tests compare them.
+public struct SessionCharge: Sendable, Equatable {
+    /// A live session before it is used: the session object, its slot in the registry and its scope.
+    public var session: Int
+    /// Its REST service handle, made on first use, and what the REST store's structures for the session's scope
+    /// cost beyond what the store charges per entry.
+    public var rest: Int
+    /// Its GraphQL client handle (with its query timestamps), made on first use, and what the normalized store's
+    /// structures for the scope cost beyond what the store charges per record.
+    public var graphQL: Int
+    /// Its account resolver, made when an answer teaches a pair or the manager needs it.
+    public var accounts: Int
+    /// libcurl's cookie store of the session's jar, made when an upstream first sets a cookie: an estimate (a share
+    /// handle, its eight locks and libcurl's cookie table), as the bench makes no upstream call.
+    public var cookieStore: Int
+
+    /// Creates a charge model.
+    public init(session: Int, rest: Int, graphQL: Int, accounts: Int, cookieStore: Int) {
+        self.session = session
+        self.rest = rest
+        self.graphQL = graphQL
+        self.accounts = accounts
+        self.cookieStore = cookieStore
+    }
+
+    /// The model the hub charges with.
+    public static let measured = SessionCharge(
+        session: 512, rest: 870, graphQL: 850, accounts: 112, cookieStore: 2_048)
+
+    /// Resident bytes per session the bench measured, beyond what the stores charge for the cached payload: a
+    /// session never used; with one cached REST read; with that and one GraphQL answer.
+    public static let measuredResidentBytes = (idle: 487, rest: 1_353, restAndGraphQL: 2_204)
+
+    /// What a session is charged in all, given the parts it made.
+    public func total(
+        rest madeREST: Bool, graphQL madeGraphQL: Bool, accounts madeAccounts: Bool = false,
+        cookieStore madeStore: Bool = false
+    ) -> Int {
+        session + (madeREST ? rest : 0) + (madeGraphQL ? graphQL : 0) + (madeAccounts ? accounts : 0)
+            + (madeStore ? cookieStore : 0)
+    }
+
+    /// How far a charge is from a measured figure, as a fraction of the measurement (0.1 is 10 % off either way).
+    public static func deviation(ofCharge charge: Int, fromMeasured measured: Int) -> Double {
+        guard measured > 0 else { return charge == 0 ? 0 : .infinity }
+        return abs(Double(charge - measured)) / Double(measured)
+    }
+}

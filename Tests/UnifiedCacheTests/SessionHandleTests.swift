@@ -1,0 +1,135 @@
+import CurlHTTP
+import FixtureSupport
+import Foundation
+import GraphQLCache
+import RESTCache
+import Testing
+import UnifiedCache
+
+@Suite("Sessions are light handles over the hub's shared REST and GraphQL cores")
+struct SessionHandleTests {
+    private let accounts = AccountList()
+    private let summary = UntypedGraphQLOperation(
+        document: "query AccountSummary { accounts { id name } }", operationName: "AccountSummary")
+
+    @Test("two sessions run on the hub's one REST core and one GraphQL core, yet never read each other's entries")
+    func sharedCoresStayIsolated() async throws {
+        let harness = try await FacadeHarness("handlesshared")
+        let alice = harness.session(.alice)
+        let bob = harness.session(.bob)
+        #expect(alice.rest.shared === bob.rest.shared)
+        #expect(alice.graphQL.shared === bob.graphQL.shared)
+
+        let aliceAccounts = try await alice.rest.perform(with: accounts).get()
+        #expect(try await alice.graphQL.fetch(operation: summary).get().source == .network)
+        // Bob's cache-only reads of the same key and query find nothing of Alice's.
+        let cacheOnly = AccountList(cachePolicy: .cacheOnly)
+        guard case .failure(.cacheMiss) = await bob.rest.perform(with: cacheOnly) else {
+            Issue.record("bob read alice's REST entry")
+            return
+        }
+        let bobQuery = await bob.graphQL.fetch(operation: summary, cachePolicy: .returnCacheDataDontFetch)
+        #expect(bobQuery.isFailure)
+        // Bob's own reads go upstream with his token and get his answer, which Alice never sees.
+        let bobAccounts = try await bob.rest.perform(with: accounts).get()
+        #expect(bobAccounts != aliceAccounts)
+        #expect(try await alice.rest.perform(with: cacheOnly).get() == aliceAccounts)
+        #expect(try await harness.counters().route("GET /api/accounts") == 2)
+        #expect(try await harness.counters().operation("AccountSummary") == 1)
+    }
+
+    @Test("a session whose upstreams set no cookie has a jar without a libcurl store; the first cookie makes it")
+    func cookieStoreOnFirstCookie() async throws {
+        let harness = try await FacadeHarness("handlescookies")
+        let budget = harness.hub.budget
+        let alice = harness.session(.alice)
+        _ = try await alice.rest.perform(with: accounts).get()
+        #expect(try await alice.graphQL.fetch(operation: summary).get().source == .network)
+        #expect(!alice.cookieJar.holdsStore)
+        #expect(alice.cookieJar.cookies().isEmpty)
+
+        let before = budget.usedBytes
+        let setCookie = UncachedGET(
+            path: "/api/cookies/set", queryItems: [.init("name", "sid"), .init("value", "alice")])
+        _ = try await alice.rest.perform(with: setCookie).get()
+        #expect(alice.cookieJar.holdsStore)
+        #expect(alice.cookieJar.cookies().map(\.name) == ["sid"])
+        #expect(budget.usedBytes == before + SessionCharge.measured.cookieStore)
+        // The cookie goes back upstream on the session's next request, and only on its own.
+        let seen = try await alice.rest.perform(with: UncachedGET(path: "/api/cookies")).get()
+        #expect(seen.cookies == ["sid": "alice"])
+        let bob = harness.session(.bob)
+        #expect(try await bob.rest.perform(with: UncachedGET(path: "/api/cookies")).get().cookies == [:])
+        #expect(!bob.cookieJar.holdsStore)
+
+        await harness.hub.endSession(id: "session-alice")
+        await harness.hub.endSession(id: "session-bob")
+        #expect(budget.usedBytes == 0)
+    }
+
+    @Test("a handle taken before the end refuses work after it, and a part first taken after the end is not charged")
+    func handlesOfAnEndedSession() async throws {
+        let harness = try await FacadeHarness("handlesended")
+        let budget = harness.hub.budget
+        let alice = harness.session(.alice)
+        let rest = alice.rest
+        _ = try await rest.perform(with: accounts).get()
+        await harness.hub.endSession(id: "session-alice")
+        #expect(budget.usedBytes == 0)
+
+        guard case .failure(.invalidRequest(let error)) = await rest.perform(with: accounts) else {
+            Issue.record("an ended session's REST handle answered")
+            return
+        }
+        #expect(error.code == .closed)
+        let late = await alice.graphQL.fetch(operation: summary)
+        #expect((try? late.get()) == nil)
+        if case .failure(let error) = late { #expect(error.code == .closed) }
+        #expect(budget.usedBytes == 0)
+        #expect(try await harness.counters().route("GET /api/accounts") == 1)
+        #expect(try await harness.counters().operation("AccountSummary") == 0)
+    }
+
+    @Test("a session charges each part when first used, and its ending releases exactly what it was charged")
+    func partsAreChargedWhenMade() async throws {
+        let harness = try await FacadeHarness("handlescharge")
+        let budget = harness.hub.budget
+        let charge = SessionCharge.measured
+        let alice = harness.session(.alice)
+        #expect(budget.usedBytes == charge.session)
+        _ = alice.rest
+        _ = alice.rest
+        #expect(budget.usedBytes == charge.session + charge.rest)
+        _ = alice.graphQL
+        #expect(budget.usedBytes == charge.total(rest: true, graphQL: true))
+        await harness.hub.endSession(id: "session-alice")
+        #expect(budget.usedBytes == 0)
+    }
+}
+
+/// The user's accounts, cached under one key in each session's scope.
+private struct AccountList: RequestType {
+    struct Account: Decodable, Sendable, Equatable {
+        var id: String
+    }
+    typealias Response = [Account]
+    var cachePolicy: RESTCachePolicy = .cacheFirst
+    var path: String { "/api/accounts" }
+    var cache: RequestCache? { RequestCache(key: "accountSummary.list", timeout: .seconds(600)) }
+}
+
+/// A GET the cache never stores, answered as JSON with an optional `cookies` object (the fixture's cookie routes).
+private struct UncachedGET: RequestType {
+    struct Response: Decodable, Sendable, Equatable {
+        var cookies: [String: String]?
+    }
+    var path: String
+    var queryItems: [QueryItem] = []
+}
+
+extension Result {
+    fileprivate var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}
