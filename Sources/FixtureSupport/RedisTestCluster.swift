@@ -10,6 +10,9 @@ import Synchronization
 /// A real Redis Cluster for the tests: `primaries` `redis-server` processes in cluster mode (each in a temporary
 /// directory of its own, on a free loopback port, with a password like ``RedisTestServer``), joined by
 /// `redis-cli --cluster create … --cluster-replicas 0`. The slots are split evenly (node 0 holds 0–5460 of three).
+/// With `replicasPerPrimary` (`--cluster-replicas N`), `primaries × (1 + N)` nodes start and `redis-cli` chooses
+/// which are primaries: ask ``replica(of:)``, and ``waitUntilPromoted(_:)`` after killing a primary (a replica takes
+/// over once the other primaries agree it failed, about two `cluster-node-timeout`s of 1 s).
 ///
 /// Nodes run with `cluster-require-full-coverage no` (a dead primary leaves the other shards serving) and an
 /// append-only file written at every command, so a killed node ``restart(_:)``s with what it held, as a production
@@ -48,9 +51,12 @@ public final class RedisTestCluster: Sendable {
     }
 
     /// Starts the nodes, creates the cluster and returns once every node reports `cluster_state:ok`.
-    public static func start(primaries: Int = 3, password: String? = nil) async throws -> RedisTestCluster {
-        let ports = try (0..<primaries).map { _ in try UnusedPort.find() }
-        let busPorts = try (0..<primaries).map { _ in try UnusedPort.find() }
+    public static func start(primaries: Int = 3, replicasPerPrimary: Int = 0, password: String? = nil) async throws
+        -> RedisTestCluster
+    {
+        let count = primaries * (1 + replicasPerPrimary)
+        let ports = try (0..<count).map { _ in try UnusedPort.find() }
+        let busPorts = try (0..<count).map { _ in try UnusedPort.find() }
         let directory = NSTemporaryDirectory() + "ucache-cluster-\(UUID().uuidString.prefix(8))"
         let register = leftOver.withLock { leftOver in
             leftOver.directories.insert(directory)
@@ -68,7 +74,8 @@ public final class RedisTestCluster: Sendable {
                 try cluster.launch(index)
             }
             let nodes = ports.map { "127.0.0.1:\($0)" }.joined(separator: " ")
-            let created = try cluster.cli(ports[0], "--cluster create \(nodes) --cluster-replicas 0 --cluster-yes")
+            let created = try cluster.cli(
+                ports[0], "--cluster create \(nodes) --cluster-replicas \(replicasPerPrimary) --cluster-yes")
             guard created.contains("All 16384 slots covered") else {
                 throw FixtureError("redis-cli --cluster create did not cover every slot: \(created.suffix(600))")
             }
@@ -128,6 +135,59 @@ public final class RedisTestCluster: Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// The index of a node that replicates node `primary` (nil when none does), as `primary`'s own table says.
+    public func replica(of primary: Int) throws -> Int? {
+        let table = try nodeTable(ports[primary])
+        guard let id = table.first(where: { $0.flags.contains("myself") })?.id else { return nil }
+        return table.first { $0.primaryID == id }.flatMap { ports.firstIndex(of: $0.port) }
+    }
+
+    /// Whether node `index` is a primary now (its own table's `myself` line says `master`).
+    public func isPrimary(_ index: Int) throws -> Bool {
+        try nodeTable(ports[index]).contains { $0.flags.contains("myself") && $0.flags.contains("master") }
+    }
+
+    /// Waits (polling, up to 20 s) until node `index` is a primary that serves slots and every node that accepts
+    /// connections reports `cluster_state:ok`: after its primary was killed, the replica was promoted.
+    public func waitUntilPromoted(_ index: Int) async throws {
+        try await offThePool {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                let promoted = try self.nodeTable(self.ports[index]).contains {
+                    $0.flags.contains("myself") && $0.flags.contains("master") && $0.servesSlots
+                }
+                let live = self.ports.filter { RedisTestServer.accepts(port: $0) }
+                if promoted, try live.allSatisfy({ try self.cli($0, "CLUSTER INFO").contains("cluster_state:ok") }) {
+                    return
+                }
+                usleep(50_000)  // waiting for the cluster's failover, not for time to pass in a test
+            }
+            throw FixtureError("node \(index) was not promoted with cluster_state:ok within 20 s")
+        }
+    }
+
+    /// One line of `CLUSTER NODES`: `<id> <ip:port@bus> <flags> <primary id or -> <ping> <pong> <epoch> <link>
+    /// <slots…>`.
+    private struct NodeLine {
+        let id: String
+        let port: Int
+        let flags: [Substring]
+        let primaryID: String
+        let servesSlots: Bool
+    }
+
+    private func nodeTable(_ port: Int) throws -> [NodeLine] {
+        try cli(port, "CLUSTER NODES").split(whereSeparator: \.isNewline).compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 8, let colon = fields[1].lastIndex(of: ":") else { return nil }
+            let address = fields[1][fields[1].index(after: colon)...]
+            guard let port = Int(address.prefix { $0.isNumber }) else { return nil }
+            return NodeLine(
+                id: String(fields[0]), port: port, flags: fields[2].split(separator: ","), primaryID: String(fields[3]),
+                servesSlots: fields.count > 8)
+        }
+    }
+
     private func directory(of index: Int) -> String { "\(directory)/\(ports[index])" }
 
     private func launch(_ index: Int) throws {
@@ -136,6 +196,8 @@ public final class RedisTestCluster: Sendable {
             "cd '\(directory(of: index))' && exec redis-server --port \(port) --bind 127.0.0.1 --cluster-enabled yes "
             + "--cluster-port \(busPorts[index]) "
             + "--cluster-config-file nodes.conf --cluster-node-timeout 1000 --cluster-require-full-coverage no "
+            // A replica takes over however long ago it last heard from its primary (the test kills it at any time).
+            + "--cluster-replica-validity-factor 0 --repl-diskless-sync-delay 0 "
             + "--cluster-allow-reads-when-down no --save '' --appendonly yes --appendfsync always "
             + "--requirepass '\(password)' --masterauth '\(password)' --daemonize no"
         // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
@@ -158,7 +220,8 @@ public final class RedisTestCluster: Sendable {
         throw FixtureError("redis-server did not listen on port \(port) within 10 s")
     }
 
-    /// Waits until every live node says `cluster_state:ok` and knows every other node as connected.
+    /// Waits until every live node says `cluster_state:ok`, knows every other node as connected and, for a replica,
+    /// is in sync with its primary.
     private func waitUntilHealthy() throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -166,7 +229,12 @@ public final class RedisTestCluster: Sendable {
                 try cli(port, "CLUSTER INFO").contains("cluster_state:ok")
                     && !cli(port, "CLUSTER NODES").contains("fail")
             }
-            if healthy { return }
+            // Replicas: their first synchronisation done, so a failover has data to promote.
+            let synchronised = try ports.allSatisfy { port in
+                let replication = try cli(port, "INFO replication")
+                return replication.contains("role:master") || replication.contains("master_link_status:up")
+            }
+            if healthy, synchronised { return }
             usleep(50_000)  // waiting for the cluster's gossip to settle, not for time to pass in a test
         }
         throw FixtureError("the Redis Cluster did not report cluster_state:ok within 20 s")
