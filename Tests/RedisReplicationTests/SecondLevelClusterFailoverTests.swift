@@ -8,7 +8,9 @@ import UnifiedCache
 
 @Suite("Redis second level on a cluster with replicas: a failover is followed, nothing stale after", .serialized)
 struct SecondLevelClusterFailoverTests {
-    @Test("a primary killed: its replica takes over, the store finds it and serves the shard; a clear made meanwhile holds")
+    @Test(
+        "a primary killed: its replica takes over, the store finds it and serves the shard; a clear made meanwhile holds"
+    )
     func primaryFailsOver() async throws {
         let cluster = try await RedisTestCluster.start(replicasPerPrimary: 1)
         var configuration = try clusterConfiguration(cluster, label: "cluster-failover")
@@ -65,14 +67,17 @@ struct SecondLevelClusterFailoverTests {
         #expect(await store.read(key(cleared, "a"), deadline: patientDeadline) == .miss(generation: newGeneration))
         // And the new primary takes writes.
         try await writeAndSettle(store, [42], for: key(kept, "b"), generation: initialGeneration)
-        #expect(await store.read(key(kept, "b"), deadline: patientDeadline) == .hit([42], generation: initialGeneration))
+        #expect(
+            await store.read(key(kept, "b"), deadline: patientDeadline) == .hit([42], generation: initialGeneration))
         let admin = try ClusterAdmin(cluster, node: promoted)
         #expect(try admin.command("EXISTS", "\(configuration.keyPrefix){\(kept)}v:0:b") == .integer(1))
         await store.shutdown()
         await cluster.stop()
     }
 
-    @Test("a store started while the primary holding the epoch is down gets its L2 from the promoted replica, no older epoch")
+    @Test(
+        "a store started while the primary holding the epoch is down gets its L2 from the promoted replica, no older epoch"
+    )
     func storeStartsDuringFailover() async throws {
         let cluster = try await RedisTestCluster.start(replicasPerPrimary: 1)
         let configuration = try clusterConfiguration(cluster, label: "cluster-start-failover")
@@ -81,7 +86,8 @@ struct SecondLevelClusterFailoverTests {
         let promoted = try #require(try cluster.replica(of: victim))
         let owned = try namespacesOnPrimaries(cluster, configuration, each: 1)
         for (node, namespaces) in owned {
-            try await writeAndSettle(first, [UInt8(node)], for: key(namespaces[0], "old"), generation: initialGeneration)
+            try await writeAndSettle(
+                first, [UInt8(node)], for: key(namespaces[0], "old"), generation: initialGeneration)
         }
         // A fleet-wide clear moves the epoch; values written after it are the only ones a store may serve.
         await first.clearAll()
