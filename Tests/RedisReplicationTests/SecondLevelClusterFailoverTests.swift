@@ -122,14 +122,14 @@ struct SecondLevelClusterFailoverTests {
 }
 
 /// The index of the primary that holds the fleet epoch key.
-private func epochHolder(_ cluster: RedisTestCluster, _ configuration: RedisSecondLevelConfiguration) throws -> Int {
+func epochHolder(_ cluster: RedisTestCluster, _ configuration: RedisSecondLevelConfiguration) throws -> Int {
     let (map, _) = RedisClusterMap.discover(configuration.connection, known: [])
     let owner = try #require(map[RedisClusterSlot.of(RedisSecondLevelKeys(prefix: configuration.keyPrefix).epoch)])
     return try #require(cluster.ports.firstIndex(of: owner.port))
 }
 
 /// `each` namespace names per primary (by node index), each in a slot that primary owns.
-private func namespacesOnPrimaries(
+func namespacesOnPrimaries(
     _ cluster: RedisTestCluster, _ configuration: RedisSecondLevelConfiguration, each: Int
 ) throws -> [Int: [String]] {
     let (map, _) = RedisClusterMap.discover(configuration.connection, known: [])

@@ -111,4 +111,57 @@ struct SecondLevelClusterOutageTests {
         await store.shutdown()
         await cluster.stop()
     }
+
+    @Test(
+        "a store started while the epoch's primary is down, no replica: misses and dropped writes, then the new epoch")
+    func storeStartsWhileEpochPrimaryDown() async throws {
+        let cluster = try await RedisTestCluster.start()
+        let configuration = try clusterConfiguration(cluster, label: "cluster-epoch-down")
+        let first = try await connectedClusterStore(configuration)
+        let victim = try epochHolder(cluster, configuration)
+        let owned = try namespacesOnPrimaries(cluster, configuration, each: 1)
+        for (node, namespaces) in owned {
+            try await writeAndSettle(
+                first, [UInt8(node)], for: key(namespaces[0], "old"), generation: initialGeneration)
+        }
+        await first.clearAll()  // the epoch moves: only values written after it may be served
+        var current: [Int: SecondLevelGeneration] = [:]
+        for (node, namespaces) in owned {
+            let moved = generation(of: await first.read(key(namespaces[0], "new"), deadline: patientDeadline))
+            #expect(moved != initialGeneration)
+            current[node] = moved
+            try await writeAndSettle(first, [UInt8(node + 10)], for: key(namespaces[0], "new"), generation: moved)
+        }
+        await first.shutdown()
+
+        await cluster.kill(victim)
+        let second = RedisSecondLevelStore(configuration: configuration)
+        // Connected to the two other primaries, but without the epoch it sends nothing: every read fails at once
+        // (a miss for the caller), every write is dropped.
+        try await waitUntil { second.nodes.connected == 2 }
+        #expect(!second.statistics().isConnected)
+        let survivor = try #require(owned.first { $0.key != victim })
+        let moved = try #require(current[survivor.key])
+        #expect(
+            await second.read(key(survivor.value[0], "new"), deadline: patientDeadline) == .unavailable(.error))
+        try await writeAndSettle(second, [99], for: key(survivor.value[0], "while-down"), generation: moved)
+        #expect(second.statistics().droppedWrites == 1 && second.statistics().timeouts == 0)
+
+        try await cluster.restart(victim)
+        try await waitUntil { second.statistics().isConnected && second.nodes == (3, 3) }
+        for (node, namespaces) in owned {
+            let generation = try #require(current[node])
+            #expect(
+                await second.read(key(namespaces[0], "new"), deadline: patientDeadline)
+                    == .hit([UInt8(node + 10)], generation: generation))
+            #expect(
+                await second.read(key(namespaces[0], "old"), deadline: patientDeadline)
+                    == .miss(generation: generation))
+        }
+        #expect(
+            await second.read(key(survivor.value[0], "while-down"), deadline: patientDeadline)
+                == .miss(generation: moved))
+        await second.shutdown()
+        await cluster.stop()
+    }
 }
