@@ -58,7 +58,26 @@ extension RedisSecondLevelWorker {
             mapRefreshDue = false
             discoveryBackoff = configuration.connection.initialBackoff
             nextDiscovery = clock.now + configuration.connection.pingInterval
+            forgetNodesOutsideMap()
         }
+    }
+
+    /// Closes the connections of nodes that serve no slot now (a primary a failover made a replica, a node removed):
+    /// each once it owes no reply (until then the map is discovered again, so it is looked at again soon).
+    private func forgetNodesOutsideMap() {
+        var closed = false
+        for (node, link) in links where !map.nodes.contains(node) && !link.isConnecting {
+            if link.isConnected {
+                guard link.isIdle else {
+                    mapRefreshDue = true
+                    continue
+                }
+                _ = link.drop()
+                closed = true
+            }
+            links[node] = nil
+        }
+        if closed { publishConnectionState() }
     }
 
     private func adopt(_ handshake: RedisNodeHandshake) {

@@ -119,6 +119,46 @@ struct SecondLevelClusterFailoverTests {
         await second.shutdown()
         await cluster.stop()
     }
+
+    @Test(
+        "a manual failover (CLUSTER FAILOVER): the store follows the MOVED, no read fails, clears reach the new primary"
+    )
+    func manualFailover() async throws {
+        let cluster = try await RedisTestCluster.start(replicasPerPrimary: 1)
+        let configuration = try clusterConfiguration(cluster, label: "cluster-manual-failover")
+        let store = try await connectedClusterStore(configuration)
+        let victim = try epochHolder(cluster, configuration)
+        let promoted = try #require(try cluster.replica(of: victim))
+        let owned = try namespacesOnPrimaries(cluster, configuration, each: 2)
+        for (node, namespaces) in owned {
+            for namespace in namespaces {
+                try await writeAndSettle(store, [UInt8(node)], for: key(namespace, "a"), generation: initialGeneration)
+            }
+        }
+        let (kept, cleared) = try (#require(owned[victim]?.first), #require(owned[victim]?.last))
+
+        // The replica takes over once it has everything its primary had; the old primary stays up, as a replica.
+        #expect(try ClusterAdmin(cluster, node: promoted).command("CLUSTER", "FAILOVER") == .status("OK"))
+        try await cluster.waitUntilPromoted(promoted)
+        #expect(try !cluster.isPrimary(victim))
+        await store.clearNamespace(SecondLevelNamespace(cleared))
+        for (node, namespaces) in owned where node != victim {
+            #expect(
+                await store.read(key(namespaces[0], "a"), deadline: patientDeadline)
+                    == .hit([UInt8(node)], generation: initialGeneration))
+        }
+        #expect(
+            await store.read(key(kept, "a"), deadline: patientDeadline)
+                == .hit([UInt8(victim)], generation: initialGeneration))
+        #expect(
+            await store.read(key(cleared, "a"), deadline: patientDeadline)
+                == .miss(generation: SecondLevelGeneration(token: "0.1")))
+        let statistics = store.statistics()
+        #expect(statistics.errors == 0 && statistics.timeouts == 0 && statistics.clears == 1)
+        try await waitUntil { store.nodes == (3, 3) }
+        await store.shutdown()
+        await cluster.stop()
+    }
 }
 
 /// The index of the primary that holds the fleet epoch key.
