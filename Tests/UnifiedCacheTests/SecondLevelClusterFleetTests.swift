@@ -61,14 +61,18 @@ struct SecondLevelClusterFleetTests {
             replicating: true)
         let users: [FixtureTenant.User] = [.alice, .bob, .carol]
         for user in users { _ = try await harness.session(harness.a, user).source(of: accounts) }
-        try await harness.waitForWrites(harness.a, users.count)
+        try await labelled("A writes the three users' answers to the L2") {
+            try await harness.waitForWrites(harness.a, users.count)
+        }
         #expect(try await harness.session(harness.b, .alice).source(of: accounts).source == .cache)
         let victim = try node(of: .alice, harness, cluster)
         let survivors = try users.filter { try node(of: $0, harness, cluster) != victim }
 
         await cluster.kill(victim)
         await harness.a.endSession(id: "session-alice")
-        try await waitUntil { (harness.b.replicationStatistics?.applied ?? 0) >= 1 }
+        try await labelled("B applies A's logout made while alice's primary is down") {
+            try await waitUntil { (harness.b.replicationStatistics?.applied ?? 0) >= 1 }
+        }
         // With alice's shard down every call still answers: the others from the L2, alice from the upstream.
         for user in survivors {
             #expect(try await harness.session(harness.b, user).source(of: accounts).source == .cache)
@@ -79,10 +83,12 @@ struct SecondLevelClusterFleetTests {
         let upstreamCalls = try await harness.counters().route("GET /api/accounts")
         #expect(upstreamCalls == users.count + 1)
 
-        try await cluster.restart(victim)
-        try await waitUntil {
-            harness.a.secondLevelStatistics?.store.isConnected == true
-                && harness.b.secondLevelStatistics?.store.isConnected == true
+        try await labelled("the killed primary restarts") { try await cluster.restart(victim) }
+        try await labelled("both stores reconnect to every primary") {
+            try await waitUntil {
+                harness.a.secondLevelStatistics?.store.isConnected == true
+                    && harness.b.secondLevelStatistics?.store.isConnected == true
+            }
         }
         // Alice's value from before the logout is still in the node's append-only file: B, which never cleared the
         // L2 itself, does not serve it (A's clear is applied first, or B refuses the generation it saw cleared).
@@ -90,5 +96,15 @@ struct SecondLevelClusterFleetTests {
         #expect(try await harness.counters().route("GET /api/accounts") == upstreamCalls + 1)
         await harness.shutdown()
         await cluster.stop()
+    }
+}
+
+/// Runs one waiting step of a test; a failure names the step (a timeout alone does not say which wait it was).
+private func labelled(_ step: String, _ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch {
+        Issue.record("\(step): \(error)")
+        throw error
     }
 }
