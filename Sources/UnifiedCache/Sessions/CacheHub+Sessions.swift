@@ -54,12 +54,15 @@ extension CacheHub {
         principal: VerifiedPrincipal,
         credentials: APIService.Credentials
     ) -> CacheSession {
-        let acquired = registry.acquire(key, principal: principal, credentials: credentials, now: clock.now()) {
+        let factory = factory
+        let acquired = registry.acquire(key, principal: principal, now: clock.now()) {
             CacheSession(key: key, principal: principal, credentials: credentials, factory: factory)
         }
         if acquired.created {
             replication?.register(acquired.session)
             factory.chargeSession()
+        } else if acquired.session.refresh(credentials) {
+            registry.countCredentialRefresh()
         }
         if !acquired.endings.isEmpty {
             terminator.end(acquired.endings, operation: "session(id:principal:credentials:)")

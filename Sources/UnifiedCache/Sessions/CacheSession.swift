@@ -161,8 +161,6 @@ public final class CacheSession: Sendable {
     /// Applies refreshed credentials (a new access token) when they differ from the current ones: later requests
     /// carry them, requests in flight keep what they started with, the cache and the cookie jar stay.
     ///
-    /// The hub's registry calls it under its own lock when the credentials differ from the ones its slot records.
-    ///
     /// - Returns: whether anything changed.
     func refresh(_ credentials: UpstreamCredentials) -> Bool {
         state.withLock { state in

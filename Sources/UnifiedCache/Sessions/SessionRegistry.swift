@@ -1,5 +1,4 @@
 import CacheCore
-import CurlHTTP
 import Synchronization
 
 /// The live sessions in one recency order: found by key in O(1), ended by idle expiry and by the live-session
@@ -19,9 +18,6 @@ final class SessionRegistry: Sendable {
         let key: SessionKey
         let session: CacheSession
         var lastUsed: CacheInstant
-        /// The headers the session was last given (the same storage as its credentials'): a lookup with the
-        /// credentials the session holds is answered here, without taking the session's own lock.
-        var headers: CurlHTTPClient.Headers
     }
 
     private struct State: Sendable {
@@ -65,7 +61,7 @@ final class SessionRegistry: Sendable {
         let reason: ClearReason
     }
 
-    /// What ``acquire(_:principal:credentials:now:make:)`` found or made, and what had to end on the way.
+    /// What ``acquire(_:principal:now:make:)`` found or made, and what had to end on the way.
     struct Acquired: Sendable {
         let session: CacheSession
         let created: Bool
@@ -86,18 +82,13 @@ final class SessionRegistry: Sendable {
         state.withLock { $0.limits }
     }
 
-    /// The live session for `key`, if it is bound to `principal` and not expired, given `credentials` when they
-    /// differ from the ones it holds (a refreshed token, counted); otherwise the session `make` returns (with
-    /// `credentials`), registered as the most recent. A session under the same key with another principal, or past
-    /// its idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other
-    /// expired sessions and, past the bound, the least recently used ones.
-    ///
-    /// The credentials are compared and applied under the registry's lock, so two requests with different tokens
-    /// leave the session with the one the slot records (the lock order is registry, then session).
+    /// The live session for `key`, if it is bound to `principal` and not expired; otherwise the session `make`
+    /// returns, registered as the most recent. A session under the same key with another principal, or past its
+    /// idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other expired
+    /// sessions and, past the bound, the least recently used ones.
     func acquire(
         _ key: SessionKey,
         principal: VerifiedPrincipal,
-        credentials: UpstreamCredentials,
         now: CacheInstant,
         make: () -> CacheSession
     ) -> Acquired {
@@ -114,22 +105,13 @@ final class SessionRegistry: Sendable {
                     endings.append(state.remove(handle, reason: .principalChanged))
                 } else {
                     state.order.moveToMostRecent(handle)
-                    let changed = state.order.update(handle) { slot in
-                        slot.lastUsed = now
-                        guard slot.headers != credentials.headers else { return false }
-                        slot.headers = credentials.headers
-                        return true
-                    }
-                    if changed, session.refresh(credentials) {
-                        state.statistics.credentialRefreshes += 1
-                    }
+                    state.order.update(handle) { $0.lastUsed = now }
                     Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
                     return Acquired(session: session, created: false, endings: endings)
                 }
             }
             let session = make()
-            state.index[key] = state.order.insertAsMostRecent(
-                Slot(key: key, session: session, lastUsed: now, headers: credentials.headers))
+            state.index[key] = state.order.insertAsMostRecent(Slot(key: key, session: session, lastUsed: now))
             state.statistics.created += 1
             Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
             while state.order.count > state.limits.maxSessions, let oldest = state.order.leastRecent {
@@ -184,6 +166,11 @@ final class SessionRegistry: Sendable {
             }
             return endings
         }
+    }
+
+    /// Counts a token refresh of a live session.
+    func countCredentialRefresh() {
+        state.withLock { $0.statistics.credentialRefreshes += 1 }
     }
 
     var count: Int { state.withLock { $0.order.count } }
