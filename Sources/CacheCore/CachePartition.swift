@@ -191,6 +191,9 @@ struct CachePartition: ScopePartition {
         includeUplifted: Bool,
         budget: MemoryBudget?
     ) -> (removals: Removals, keptUplifted: Int) {
+        if case .keyPrefix = target {
+            indexes.buildSegmentsIfNeeded(storedKeys: index.keys)
+        }
         let keys = indexes.keys(for: target) { index[$0] != nil }
         return remove(keys: keys, includeUplifted: includeUplifted, budget: budget)
     }

@@ -5,7 +5,21 @@ struct SecondaryIndexes: Sendable {
     private(set) var accounts: [String: Set<String>] = [:]
     private(set) var entities: [String: Set<String>] = [:]
     private(set) var uplifted: Set<String> = []
-    private(set) var segments = KeySegmentIndex()
+    /// Built by the scope's first clear by key prefix, from the keys stored then, and kept up to date from then
+    /// on: most scopes (a session's) are never cleared by prefix, and a tree for even one key costs a dictionary
+    /// and two sets (a few hundred bytes per scope).
+    private(set) var segments: KeySegmentIndex?
+
+    /// Builds the key-prefix index from the keys stored now, unless it exists: the first prefix clear of the
+    /// scope pays once for its keys, later ones cost what they remove.
+    mutating func buildSegmentsIfNeeded(storedKeys: some Sequence<String>) {
+        guard segments == nil else { return }
+        var built = KeySegmentIndex()
+        for key in storedKeys {
+            built.insert(key)
+        }
+        segments = built
+    }
 
     mutating func add(_ key: String, metadata: CacheEntryMetadata) {
         for domain in metadata.domains {
@@ -20,7 +34,7 @@ struct SecondaryIndexes: Sendable {
         if metadata.isUplifted {
             uplifted.insert(key)
         }
-        segments.insert(key)
+        segments?.insert(key)
     }
 
     /// Forgets `key`, which the partition already removed; `isStored` answers for other keys.
@@ -37,10 +51,11 @@ struct SecondaryIndexes: Sendable {
         if metadata.isUplifted {
             uplifted.remove(key)
         }
-        segments.remove(key, isStored: isStored)
+        segments?.remove(key, isStored: isStored)
     }
 
-    /// The stored keys a clear target selects (uplifted ones included; the caller filters).
+    /// The stored keys a clear target selects (uplifted ones included; the caller filters). A key-prefix target
+    /// needs ``buildSegmentsIfNeeded(storedKeys:)`` first; before it, no key is indexed by prefix.
     func keys(for target: ClearTarget, isStored: (String) -> Bool) -> [String] {
         switch target {
         case .domain(let domain):
@@ -50,7 +65,7 @@ struct SecondaryIndexes: Sendable {
         case .entityKey(let entity):
             return Array(entities[entity] ?? [])
         case .keyPrefix(let prefix):
-            return segments.keys(withPrefix: prefix, isStored: isStored)
+            return segments?.keys(withPrefix: prefix, isStored: isStored) ?? []
         case .uplifted:
             return Array(uplifted)
         case .scope, .predicate:

@@ -97,7 +97,13 @@ public final class APIService: Sendable {
         self.cache = cache
         self.currentCredentials = Mutex(credentials)
         self.secondLevelHolder = secondLevel.map(SecondLevelHolder.init)
-        self.responseInspector = responseInspector ?? shared.configuration.responseInspector
+        // Not `??`: through its generic signature each closure is wrapped in a reabstraction thunk of its own, two
+        // heap blocks per session's service.
+        if let responseInspector {
+            self.responseInspector = responseInspector
+        } else {
+            self.responseInspector = shared.configuration.responseInspector
+        }
     }
 
     /// Replaces the credentials later requests carry (a refreshed access token); cached entries stay. The cookie

@@ -85,6 +85,24 @@ struct KeyPrefixIndexTests {
         #expect(try removed(byPrefix: "") == Set(Self.keys))
     }
 
+    @Test("the tree a scope's first prefix clear builds follows the keys stored and removed after it")
+    func treeBuiltOnFirstClearFollowsLaterChanges() throws {
+        let store = try store()
+        #expect(store.clear(keyPrefix: "admin", in: alice).entries == 1)
+        store.put("v", "cardsExperienceV3.page_3.key", in: alice)
+        store.put("v", "/api/accounts/99/balance", in: alice)
+        #expect(store.remove(key: "cardsExperienceV3.page_1.key", scope: alice))
+        let before = Set(store.keys(in: alice))
+        let report = store.clear(keyPrefix: "cardsExperienceV3.page_", in: alice)
+        #expect(report.entries == 2)
+        #expect(
+            before.subtracting(store.keys(in: alice)) == [
+                "cardsExperienceV3.page_2.key", "cardsExperienceV3.page_3.key",
+            ])
+        #expect(store.clear(keyPrefix: "/api/accounts/9", in: alice).entries == 1)
+        #expect(store.keys(in: bob) == ["cardsExperienceV3.page_1.key"])
+    }
+
     @Test("a node hangs under the node cut before its last separator, never cut at offset zero")
     func parents() {
         #expect(KeySegmentIndex.parent(of: "cardsExperienceV3.page_1.key") == "cardsExperienceV3.page_1")

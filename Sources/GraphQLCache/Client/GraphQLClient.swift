@@ -103,7 +103,9 @@ public final class GraphQLClient: Sendable {
     let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss before the upstream (cache-first queries) and written
     /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
-    public let secondLevel: (any GraphQLSecondLevel)?
+    public var secondLevel: (any GraphQLSecondLevel)? { secondLevelHolder?.level }
+    /// Boxed, so a client without a second level (the common case, a million per replica) keeps one word for it.
+    private let secondLevelHolder: SecondLevelHolder?
 
     /// Creates a session's client with a core of its own.
     ///
@@ -138,7 +140,7 @@ public final class GraphQLClient: Sendable {
         self.scope = scope
         self.currentCredentials = Mutex(credentials)
         self.timestamps = QueryTimestamps(limit: shared.configuration.maximumTrackedQueries)
-        self.secondLevel = secondLevel
+        self.secondLevelHolder = secondLevel.map(SecondLevelHolder.init)
     }
 
     /// Replaces the credentials later operations carry (a refreshed access token); cached records stay. The
@@ -334,5 +336,14 @@ public final class GraphQLClient: Sendable {
         configuration: GraphQLCacheManager.Configuration = GraphQLCacheManager.Configuration()
     ) -> GraphQLCacheManager {
         GraphQLCacheManager(client: self, configuration: configuration)
+    }
+}
+
+/// A client's second level, on the heap only when there is one.
+private final class SecondLevelHolder: Sendable {
+    let level: any GraphQLSecondLevel
+
+    init(_ level: any GraphQLSecondLevel) {
+        self.level = level
     }
 }

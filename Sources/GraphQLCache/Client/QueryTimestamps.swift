@@ -25,14 +25,19 @@ public struct GraphQLQueryTimestamp: Sendable, Hashable {
 /// Freshness itself is decided on the write times of the fields an answer reads (so another query's fetch of
 /// the same objects refreshes it too); the timestamps say which queries this client stored, which is what a
 /// query-level clear needs, and carry the "forget everything so far" mark of `clearTimestamps()`.
-final class QueryTimestamps: Sendable {
+///
+/// A non-copyable value held inside its client, not an object of its own: a replica holds a client per live
+/// session, and a separate heap block each would cost more than the lock and the empty table it holds.
+struct QueryTimestamps: ~Copyable, Sendable {
     struct Entry: Sendable {
         var timestamp: GraphQLQueryTimestamp
         var document: PreparedDocument
         var variables: GraphQLJSONObject
     }
 
-    private struct State {
+    /// Internal rather than private: a private type nested in this non-copyable struct crashes the Swift 6.3.1
+    /// compiler (LLVM verifier, metadata of `State`) when the client is compiled.
+    struct State: Sendable {
         var entries: [GraphQLQueryKey: Entry] = [:]
         /// Answers whose oldest field was written at or before this are stale, unless their query was fetched
         /// since (it then has an entry again).

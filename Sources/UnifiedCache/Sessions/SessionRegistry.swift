@@ -23,16 +23,28 @@ final class SessionRegistry: Sendable {
     private struct State: Sendable {
         var index: [SessionKey: LRUList<Slot>.Handle] = [:]
         var order = LRUList<Slot>()
-        var limits: Limits
+        var limits: Limits {
+            didSet { idleNanoseconds = OutsideValue.nanoseconds(of: limits.idleTimeout) }
+        }
+        /// The idle timeout in nanoseconds, converted once rather than on every lookup.
+        private(set) var idleNanoseconds: Int64
         var statistics = SessionLifecycleStatistics()
 
-        /// Idle for the timeout or longer: the one expiry rule of the registry.
-        static func isExpired(lastUsed: CacheInstant, idleTimeout: Duration, at now: CacheInstant) -> Bool {
-            lastUsed.advanced(by: idleTimeout) <= now
+        init(limits: Limits) {
+            self.limits = limits
+            idleNanoseconds = OutsideValue.nanoseconds(of: limits.idleTimeout)
+        }
+
+        /// Idle for the timeout or longer: the one expiry rule of the registry (the deadline saturates at the
+        /// ends of the time line, as `CacheInstant.advanced(by:)` does).
+        static func isExpired(lastUsed: CacheInstant, idleNanoseconds: Int64, at now: CacheInstant) -> Bool {
+            let (sum, overflow) = lastUsed.nanoseconds.addingReportingOverflow(idleNanoseconds)
+            let deadline = overflow ? (idleNanoseconds < 0 ? Int64.min : .max) : sum
+            return deadline <= now.nanoseconds
         }
 
         func isExpired(_ handle: LRUList<Slot>.Handle, at now: CacheInstant) -> Bool {
-            Self.isExpired(lastUsed: order[handle].lastUsed, idleTimeout: limits.idleTimeout, at: now)
+            Self.isExpired(lastUsed: order[handle].lastUsed, idleNanoseconds: idleNanoseconds, at: now)
         }
 
         mutating func remove(_ handle: LRUList<Slot>.Handle, reason: ClearReason) -> Ending {
@@ -83,9 +95,9 @@ final class SessionRegistry: Sendable {
         state.withLock { state in
             var endings: [Ending] = []
             if let handle = state.index[key] {
-                let idleTimeout = state.limits.idleTimeout
+                let idleNanoseconds = state.idleNanoseconds
                 let (session, expired) = state.order.update(handle) { slot in
-                    (slot.session, State.isExpired(lastUsed: slot.lastUsed, idleTimeout: idleTimeout, at: now))
+                    (slot.session, State.isExpired(lastUsed: slot.lastUsed, idleNanoseconds: idleNanoseconds, at: now))
                 }
                 if expired {
                     endings.append(state.remove(handle, reason: .sessionExpired))

@@ -7,11 +7,15 @@ import GraphQLLanguage
 /// session's cache would queue behind each other. `Synchronization` has no reader-writer lock, hence this
 /// wrapper.
 ///
+/// A non-copyable value rather than an object: each scope's table holds one, and an object of its own would cost
+/// a heap block per scope for nothing but the pointer.
+///
 /// `@unchecked Sendable` is safe because the only stored property is a pointer fixed at `init` and never
 /// reassigned; the memory it points to is only touched through the `pthread_rwlock_*` functions, which are
-/// thread-safe by contract; the lock is initialised before the object is shared and destroyed in `deinit`, when
-/// no other reference (hence no holder) can exist.
-final class ReadWriteLock: @unchecked Sendable {
+/// thread-safe by contract; the lock is initialised before its owner is shared and destroyed in `deinit`, which
+/// runs when its owner is destroyed, when no other reference (hence no holder) can exist; being non-copyable,
+/// no second value can destroy it again.
+struct ReadWriteLock: ~Copyable, @unchecked Sendable {
     private let lock: UnsafeMutablePointer<pthread_rwlock_t>
 
     init() {
