@@ -87,7 +87,7 @@ public final class RedisTestCluster: Sendable {
     /// Kills one node at once (SIGKILL) and returns once its port refuses connections.
     public func kill(_ index: Int) async {
         let pid = running.withLock { $0[index].pid }
-        if pid > 0 { sendSignal(SIGKILL, to: pid) }
+        if pid > 0 { send(SIGKILL, to: pid) }
         try? await offThePool {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline, RedisTestServer.accepts(port: self.ports[index]) { usleep(2_000) }
@@ -97,13 +97,13 @@ public final class RedisTestCluster: Sendable {
     /// Freezes one node (SIGSTOP): its connections stay open and nothing answers.
     public func pause(_ index: Int) {
         let pid = running.withLock { $0[index].pid }
-        if pid > 0 { sendSignal(SIGSTOP, to: pid) }
+        if pid > 0 { send(SIGSTOP, to: pid) }
     }
 
     /// Thaws a paused node (SIGCONT).
     public func resume(_ index: Int) {
         let pid = running.withLock { $0[index].pid }
-        if pid > 0 { sendSignal(SIGCONT, to: pid) }
+        if pid > 0 { send(SIGCONT, to: pid) }
     }
 
     /// Starts a killed node again (same port, directory, node id and data) and waits until the cluster is healthy.
@@ -193,31 +193,15 @@ public final class RedisTestCluster: Sendable {
     private func launch(_ index: Int) throws {
         let port = ports[index]
         let command =
-            "cd '\(directory(of: index))' && exec redis-server --port \(port) --bind 127.0.0.1 --cluster-enabled yes "
+            "(cd '\(directory(of: index))' && exec redis-server --port \(port) --bind 127.0.0.1 --cluster-enabled yes "
             + "--cluster-port \(busPorts[index]) "
             + "--cluster-config-file nodes.conf --cluster-node-timeout 1000 --cluster-require-full-coverage no "
             // A replica takes over however long ago it last heard from its primary (the test kills it at any time).
             + "--cluster-replica-validity-factor 0 --repl-diskless-sync-delay 0 "
             + "--cluster-allow-reads-when-down no --save '' --appendonly yes --appendfsync always "
-            + "--requirepass '\(password)' --masterauth '\(password)' --daemonize no"
-        // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
-        let shell = try ChildProcess.spawn(
-            "/bin/sh",
-            ["-c", "(\(command)) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null"],
-            standardInput: true, standardOutput: true)
-        let line = String(decoding: shell.output?.availableData ?? Data(), as: UTF8.self)
-        guard
-            let pid = line.split(separator: " ").last.flatMap({
-                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
-            })
-        else { throw FixtureError("redis-server did not start (is it installed? scripts/ensure-deps.sh)") }
+            + "--requirepass '\(password)' --masterauth '\(password)' --daemonize no)"
+        let (pid, shell) = try launchRedis(command, listeningOn: port)
         running.withLock { $0[index] = (pid, shell) }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if RedisTestServer.accepts(port: port) { return }
-            usleep(5_000)  // waiting for redis-server to listen, not for time to pass in a test
-        }
-        throw FixtureError("redis-server did not listen on port \(port) within 10 s")
     }
 
     /// Waits until every live node says `cluster_state:ok`, knows every other node as connected and, for a replica,
@@ -239,9 +223,4 @@ public final class RedisTestCluster: Sendable {
         }
         throw FixtureError("the Redis Cluster did not report cluster_state:ok within 20 s")
     }
-}
-
-/// `kill(2)`, under a name the cluster's own `kill(_:)` does not shadow.
-private func sendSignal(_ signal: Int32, to pid: pid_t) {
-    _ = kill(pid, signal)
 }

@@ -131,24 +131,8 @@ public final class RedisTestServer: Sendable {
         }
         if let password { command += " --requirepass '\(password)'" }
         if let aclUser { command += " --user \(aclUser.name) on '>\(aclUser.password)' '~*' '&*' '+@all'" }
-        // The shell reports redis's pid, then kills it when this process closes the pipe (or exits).
-        let shell = try ChildProcess.spawn(
-            "/bin/sh", ["-c", "\(command) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null"],
-            standardInput: true, standardOutput: true)
-        let line = String(decoding: shell.output?.availableData ?? Data(), as: UTF8.self)
-        guard
-            let pid = line.split(separator: " ").last.flatMap({
-                pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines))
-            })
-        else { throw FixtureError("redis-server did not start (is it installed? scripts/ensure-deps.sh)") }
-        let stdin = shell
-        running.withLock { $0 = (pid, stdin) }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if Self.accepts(port: port) { return }
-            usleep(5_000)  // waiting for redis-server to listen, not for time to pass in a test
-        }
-        throw FixtureError("redis-server did not listen on port \(port) within 10 s")
+        let (pid, shell) = try launchRedis(command, listeningOn: port)
+        running.withLock { $0 = (pid, shell) }
     }
 
     private func waitUntilRefused() {
@@ -173,7 +157,26 @@ public final class RedisTestServer: Sendable {
     }
 }
 
-/// `kill(2)`, under a name the server's own `kill()` does not shadow.
-private func send(_ signal: Int32, to pid: pid_t) {
+/// `kill(2)`, under a name the servers' own `kill()` does not shadow.
+func send(_ signal: Int32, to pid: pid_t) {
     _ = kill(pid, signal)
+}
+
+/// Starts a redis-server command line (a simple command, or one in parentheses that `exec`s it, so `$!` is its pid)
+/// under a shell that reports its pid and kills it when this process closes the
+/// pipe (or exits), then waits until it listens on `port` (at most 10 s).
+func launchRedis(_ command: String, listeningOn port: Int) throws -> (pid: pid_t, shell: ChildProcess) {
+    let shell = try ChildProcess.spawn(
+        "/bin/sh", ["-c", "\(command) >/dev/null 2>&1 & echo \"PID $!\"; cat >/dev/null; kill -9 $! 2>/dev/null"],
+        standardInput: true, standardOutput: true)
+    let line = String(decoding: shell.output?.availableData ?? Data(), as: UTF8.self)
+    guard
+        let pid = line.split(separator: " ").last.flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+    else { throw FixtureError("redis-server did not start (is it installed? scripts/ensure-deps.sh)") }
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        if RedisTestServer.accepts(port: port) { return (pid, shell) }
+        usleep(5_000)  // waiting for redis-server to listen, not for time to pass in a test
+    }
+    throw FixtureError("redis-server did not listen on port \(port) within 10 s")
 }

@@ -37,11 +37,8 @@ struct SecondLevelClusterOutageTests {
         #expect(after.hits == 6 + 0)
 
         try await cluster.restart(2)
-        try await waitUntil { store.nodes == (3, 3) }
         // The node kept its data (append-only file): the shard serves again.
-        #expect(
-            await store.read(key(namespaces[2], "a"), deadline: patientDeadline)
-                == .hit([2], generation: initialGeneration))
+        try await expectServedAgain(store, key(namespaces[2], "a"), [2])
         await store.shutdown()
         await cluster.stop()
     }
@@ -74,10 +71,7 @@ struct SecondLevelClusterOutageTests {
         #expect(store.statistics().timeouts == 1)
 
         cluster.resume(2)
-        try await waitUntil { store.nodes == (3, 3) }
-        #expect(
-            await store.read(key(namespaces[2], "a"), deadline: patientDeadline)
-                == .hit([2], generation: initialGeneration))
+        try await expectServedAgain(store, key(namespaces[2], "a"), [2])
         await store.shutdown()
         await cluster.stop()
     }
@@ -164,4 +158,10 @@ struct SecondLevelClusterOutageTests {
         await second.shutdown()
         await cluster.stop()
     }
+}
+
+/// The store is connected to every primary again and serves `entry` (on the node that came back) as `value`.
+private func expectServedAgain(_ store: RedisSecondLevelStore, _ entry: SecondLevelKey, _ value: [UInt8]) async throws {
+    try await waitUntil { store.nodes == (3, 3) }
+    #expect(await store.read(entry, deadline: patientDeadline) == .hit(value, generation: initialGeneration))
 }
