@@ -25,7 +25,9 @@ struct HTTPCachingSemantics: Equatable, Sendable {
         for value in headers.values(for: "cache-control") {
             for directive in value.split(separator: ",") {
                 let parts = directive.split(separator: "=", maxSplits: 1)
-                let name = parts[0].trimmingCharacters(in: " \t").lowercased()
+                // A directive of "=" alone splits into nothing (the fuzzer's find): no name, nothing to honour.
+                guard let first = parts.first else { continue }
+                let name = first.trimmingCharacters(in: " \t").lowercased()
                 let argument = parts.count > 1 ? parts[1].trimmingCharacters(in: " \t\"") : nil
                 switch name {
                 case "no-store": noStore = true
