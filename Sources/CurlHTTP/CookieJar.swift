@@ -2,6 +2,12 @@ import CCurl
 import Foundation
 import Synchronization
 
+/// Told when a cookie jar made its libcurl store (about 2 KB), so the owner can charge it to a memory budget.
+public protocol CookieStoreAccounting: AnyObject, Sendable {
+    /// A jar made with this accounting just made its store (once per jar).
+    func cookieStoreMade()
+}
+
 /// The upstream cookies of one user session, kept by libcurl's cookie engine.
 ///
 /// A BFF calls upstreams on behalf of many users; each session gets its own jar so one user's
@@ -25,44 +31,85 @@ public final class CookieJar: Sendable, CustomStringConvertible {
         public var description: String { "Cookie(\(name) for \(domain)\(path))" }
     }
 
-    /// libcurl's cookie store, made when the first cookie arrives and kept from then on (transfers attach it).
-    private let store = Mutex<ShareHandle?>(nil)
+    /// libcurl's cookie store, made when the first cookie arrives and kept from then on (transfers attach it),
+    /// and whether the jar was retired (no store is made any more).
+    private let store = Mutex<StoreState>(StoreState())
     /// Told once, when the store is made (the facade charges it to the memory budget).
-    private let onStoreMade: (@Sendable () -> Void)?
+    private let observer: StoreObserver?
+
+    private struct StoreState: Sendable {
+        var share: ShareHandle?
+        var isRetired = false
+    }
+
+    private enum StoreObserver: Sendable {
+        case closure(@Sendable () -> Void)
+        case accounting(any CookieStoreAccounting)
+    }
 
     /// Creates an empty jar (no libcurl store yet); `onStoreMade` runs once, right after the first cookie made
     /// the store.
     public init(onStoreMade: (@Sendable () -> Void)? = nil) {
-        self.onStoreMade = onStoreMade
+        self.observer = onStoreMade.map(StoreObserver.closure)
+    }
+
+    /// Creates an empty jar whose store, once the first cookie made it, is reported to `accounting`: one object
+    /// (the facade's) for every session's jar, so a jar keeps no closure nor reference to its session.
+    public init(accounting: any CookieStoreAccounting) {
+        self.observer = .accounting(accounting)
     }
 
     /// Whether libcurl's cookie store was made: false until an upstream sets the first cookie.
     public var holdsStore: Bool {
-        store.withLock { $0 != nil }
+        store.withLock { $0.share != nil }
     }
 
-    /// The store, if one was made; a transfer attaches it.
+    /// The store, if one was made.
     var share: ShareHandle? {
-        store.withLock { $0 }
+        store.withLock { $0.share }
+    }
+
+    /// The store a transfer attaches: none once the jar is retired (the transfer then runs an engine of its own,
+    /// sends no cookie, and what it is set is dropped).
+    var transferShare: ShareHandle? {
+        store.withLock { $0.isRetired ? nil : $0.share }
+    }
+
+    /// Ends the jar's use: transfers that start later send no cookie, cookies that arrive without the store
+    /// attached (a transfer started before the first cookie, or after this) are dropped, and no store is made any
+    /// more. The cookies held stay until ``clear()``. Returns whether a store was made before, so its owner
+    /// releases exactly what it was told of.
+    public func retire() -> Bool {
+        store.withLock { state in
+            state.isRetired = true
+            return state.share != nil
+        }
     }
 
     /// Moves cookies libcurl parsed on a transfer's own handle (Netscape cookie-file lines) into the jar,
-    /// making its store on the first.
+    /// making its store on the first (unless the jar was retired: the cookies are then dropped).
     func adopt(netscapeLines lines: [String]) {
         guard !lines.isEmpty else { return }
-        let (share, made) = store.withLock { store -> (ShareHandle, Bool) in
-            if let share = store { return (share, false) }
+        let adopted = store.withLock { state -> (ShareHandle, Bool)? in
+            if state.isRetired { return nil }
+            if let share = state.share { return (share, false) }
             CurlGlobal.initializeOnce()
             let share = ShareHandle()
-            store = share
+            state.share = share
             return (share, true)
         }
+        guard let (share, made) = adopted else { return }
         withEngineHandle(share) { easy in
             for line in lines {
                 _ = ucc_easy_setopt_string(easy, CURLOPT_COOKIELIST, line)
             }
         }
-        if made { onStoreMade?() }
+        guard made else { return }
+        switch observer {
+        case .closure(let onStoreMade): onStoreMade()
+        case .accounting(let accounting): accounting.cookieStoreMade()
+        case nil: break
+        }
     }
 
     /// Forgets every cookie in the jar.

@@ -43,7 +43,7 @@ enum EasyHandleSetup {
             status.check(ucc_easy_setopt_long(easy, CURLOPT_PIPEWAIT, isHTTPS(request.url) ? 1 : 0))
         }
         if let jar = request.cookieJar {
-            if let share = jar.share {
+            if let share = jar.transferShare {
                 // The share must be attached before the cookie engine is switched on, or the handle
                 // would start a private cookie store of its own.
                 status.check(ucc_easy_setopt_share(easy, share.handle))

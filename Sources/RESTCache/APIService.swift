@@ -44,25 +44,20 @@ public final class APIService: Sendable {
     public var baseURL: String { shared.baseURL }
     public var client: CurlHTTPClient { shared.client }
     public let cache: any Caching
-    /// The session's credentials in force: read when a request starts, so a request in flight keeps what it
+    /// The session's credentials in force: read when a request is sent, so a request in flight keeps what it
     /// started with. Changed by ``updateCredentials(_:)`` (a token refresh).
-    public var credentials: Credentials { currentCredentials.withLock { $0 } }
-    private let currentCredentials: Mutex<Credentials>
+    public var credentials: Credentials { binding.credentials }
     public var configuration: Configuration { shared.configuration }
-    /// Sees every successful upstream answer of this service: the service's own inspector, else the
-    /// configuration's ``Configuration/responseInspector``.
-    let responseInspector: ResponseInspector?
+    /// What the service's session lends it: credentials, closed flag, the inspector of successful answers.
+    @usableFromInline let binding: any RESTSessionBinding
     /// In-flight de-duplication, shared by the services of one core (keyed by scope).
     public var requestStates: CachedRequestStateManager { shared.requestStates }
     @usableFromInline var clock: any CacheClock { shared.clock }
     @usableFromInline var backgroundRefreshes: BackgroundTasks { shared.backgroundRefreshes }
-    /// Set once by ``close()``; read at the start of every request (one acquiring load) and again before anything is
-    /// sent or stored.
-    @usableFromInline let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss in memory and written after a network answer is
     /// stored; nil (the default) keeps the service to its own memory.
     public var secondLevel: (any RESTSecondLevel)? { secondLevelHolder?.level }
-    /// Boxed, so a service without a second level (the common case, a million per replica) keeps one word for it.
+    /// Boxed, so a service without a second level (the common case) keeps one word for it.
     private let secondLevelHolder: SecondLevelHolder?
 
     /// Creates a service for one session with a core of its own. `clock` must be the clock of the store behind
@@ -84,32 +79,48 @@ public final class APIService: Sendable {
             cache: cache, credentials: credentials, secondLevel: secondLevel)
     }
 
-    /// Creates a session's service over a shared core: the session's cache (its scope), credentials and second
-    /// level, and an inspector of its own replacing the configuration's (nil keeps the configuration's).
-    public init(
+    /// Creates a session's service over a shared core, holding its own credentials and closed flag: the session's
+    /// cache (its scope), credentials and second level, and an inspector of its own replacing the configuration's
+    /// (nil keeps the configuration's).
+    public convenience init(
         shared: Shared,
         cache: any Caching,
         credentials: Credentials = .none,
         secondLevel: (any RESTSecondLevel)? = nil,
         responseInspector: ResponseInspector? = nil
     ) {
+        // Not `??`: through its generic signature each closure is wrapped in a reabstraction thunk of its own.
+        let inspector: ResponseInspector?
+        if let responseInspector {
+            inspector = responseInspector
+        } else {
+            inspector = shared.configuration.responseInspector
+        }
+        self.init(
+            shared: shared, cache: cache, binding: OwnRESTBinding(credentials: credentials, inspector: inspector),
+            secondLevel: secondLevel)
+    }
+
+    /// Creates a view over a session: credentials, closed flag and answer inspection are the binding's, so the
+    /// service holds nothing that must outlive the call that made it (see ``RESTSessionBinding``). The
+    /// configuration's ``Configuration/responseInspector`` is not called: the binding inspects.
+    public init(
+        shared: Shared,
+        cache: any Caching,
+        binding: any RESTSessionBinding,
+        secondLevel: (any RESTSecondLevel)? = nil
+    ) {
         self.shared = shared
         self.cache = cache
-        self.currentCredentials = Mutex(credentials)
+        self.binding = binding
         self.secondLevelHolder = secondLevel.map(SecondLevelHolder.init)
-        // Not `??`: through its generic signature each closure is wrapped in a reabstraction thunk of its own, two
-        // heap blocks per session's service.
-        if let responseInspector {
-            self.responseInspector = responseInspector
-        } else {
-            self.responseInspector = shared.configuration.responseInspector
-        }
     }
 
     /// Replaces the credentials later requests carry (a refreshed access token); cached entries stay. The cookie
-    /// jar is the new credentials' own: pass the old jar to keep the upstream cookies.
+    /// jar is the new credentials' own: pass the old jar to keep the upstream cookies. Over a session binding,
+    /// the session's credentials change (every view of it sees them).
     public func updateCredentials(_ credentials: Credentials) {
-        currentCredentials.withLock { $0 = credentials }
+        binding.updateCredentials(credentials)
     }
 
     /// Refuses every later request, for good: the owner calls it when the session the service belongs to ends.
@@ -120,14 +131,14 @@ public final class APIService: Sendable {
     /// `perform(with:)` and `performWithSource(with:)` fail at once with `.invalidRequest` carrying
     /// ``RESTCacheError/Code/closed``: nothing is sent, read or stored. An answer already in flight is delivered to
     /// its caller but not stored, and background refreshes not yet sent are not sent. Clearing through ``cache``
-    /// keeps working.
+    /// keeps working. Over a session binding, the session's services are closed (every view of it).
     public func close() {
-        closed.store(true, ordering: .releasing)
+        binding.close()
     }
 
-    /// Whether ``close()`` was called.
+    /// Whether ``close()`` was called (or the session the service is bound to ended).
     public var isClosed: Bool {
-        closed.load(ordering: .acquiring)
+        binding.isClosed
     }
 
     /// Performs a request under its cache policy (the seed's signature).
@@ -141,7 +152,7 @@ public final class APIService: Sendable {
     public func performWithSource<T: RequestType>(
         with request: T
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
-        if closed.load(ordering: .acquiring) { return .failure(.invalidRequest(.serviceClosed)) }
+        if binding.isClosed { return .failure(.invalidRequest(.serviceClosed)) }
         guard
             let placement = RequestPlan.placement(for: request, sessionScope: cache.scope, configuration: configuration)
         else {
@@ -325,8 +336,8 @@ public final class APIService: Sendable {
             let response = try await execute(
                 plan.httpRequest, method: request.method, path: request.path,
                 outcome: placement == nil ? "uncached" : stale == nil ? "miss" : "revalidate")
-            if let inspector = responseInspector, (200..<300).contains(response.status) {
-                inspector(request.method, request.path, response)
+            if (200..<300).contains(response.status) {
+                binding.inspect(method: request.method, path: request.path, response: response)
             }
             cache.record(
                 .networkFetch(key: activityKey, status: response.status, duration: response.timings.total), in: scope)

@@ -87,6 +87,26 @@ struct CookieJarTests {
         #expect(try await cookiesSeenByServer(client, tenant, jar: jar) == ["sid": "first", "other": "second"])
     }
 
+    @Test("a retired jar drops the cookies that arrive later and makes no store; retiring says whether one was made")
+    func retiredJarDropsLateCookies() async throws {
+        let tenant = try await FixtureServer.tenant("jarretired")
+        let client = try CurlHTTPClient()
+        let accounting = StoreCounter()
+        let unused = CookieJar(accounting: accounting)
+        #expect(unused.retire() == false)
+        _ = try await client.execute(.init(url: tenant.url("/api/cookies/set?name=sid&value=late"), cookieJar: unused))
+        #expect(!unused.holdsStore)
+        #expect(unused.cookies().isEmpty)
+
+        let used = CookieJar(accounting: accounting)
+        _ = try await client.execute(.init(url: tenant.url("/api/cookies/set?name=sid&value=kept"), cookieJar: used))
+        #expect(accounting.count == 1)
+        #expect(used.retire() == true)
+        _ = try await client.execute(.init(url: tenant.url("/api/cookies/set?name=other&value=late"), cookieJar: used))
+        #expect(used.cookies().map(\.name) == ["sid"])
+        #expect(accounting.count == 1)
+    }
+
     @Test("a cookie for another domain is refused by libcurl's checks on a jar's first answer too")
     func foreignDomainRefused() async throws {
         let tenant = try await FixtureServer.tenant("jarforeign")
@@ -116,5 +136,16 @@ struct CookieJarTests {
         #expect(try await cookiesSeenByServer(client, tenant, jar: bob).isEmpty)
         #expect(!bob.holdsStore)
         #expect(try await cookiesSeenByServer(client, tenant, jar: alice) == ["session": "alice"])
+    }
+}
+
+/// Counts the stores its jars made.
+private final class StoreCounter: CookieStoreAccounting {
+    private let made = Mutex(0)
+
+    var count: Int { made.withLock { $0 } }
+
+    func cookieStoreMade() {
+        made.withLock { $0 += 1 }
     }
 }

@@ -90,6 +90,54 @@ struct SessionHandleTests {
         #expect(try await harness.counters().operation("AccountSummary") == 0)
     }
 
+    @Test("rest and graphQL are views made on each access; one held across a token refresh sends the new token")
+    func viewsFollowTheSession() async throws {
+        let harness = try await FacadeHarness("handlesviews")
+        let alice = harness.session(.alice)
+        #expect(alice.rest !== alice.rest)
+        #expect(alice.graphQL !== alice.graphQL)
+        let held = alice.rest
+        let refreshed = harness.hub.session(
+            id: "session-alice", principal: VerifiedPrincipal(FixtureTenant.User.alice.rawValue),
+            credentials: .bearer("rotated-token"))
+        #expect(refreshed === alice)
+        #expect(held.credentials.headers["Authorization"] == "Bearer rotated-token")
+        #expect(alice.graphQL.credentials.headers["Authorization"] == "Bearer rotated-token")
+    }
+
+    @Test("a session that only reads what is cached keeps no GraphQL state; its first stored answer makes it")
+    func graphQLStateOnFirstStoredAnswer() async throws {
+        let harness = try await FacadeHarness("handlesstate")
+        let alice = harness.session(.alice)
+        let cached = await alice.graphQL.fetch(operation: summary, cachePolicy: .returnCacheDataDontFetch)
+        #expect(cached.isFailure)
+        #expect(alice.clientState == nil)
+        #expect(alice.graphQL.queryTimestamps.isEmpty)
+
+        #expect(try await alice.graphQL.fetch(operation: summary).get().source == .network)
+        #expect(alice.clientState?.queryTimestampCount == 1)
+        #expect(alice.graphQL.queryTimestamps.map(\.queryKey.operationName) == ["AccountSummary"])
+        #expect(harness.hub.statistics().queryTimestamps == 1)
+    }
+
+    @Test("a cookie that reaches an ended session's jar is dropped: no store is made, and nothing stays charged")
+    func lateCookieAfterTheEnd() async throws {
+        let harness = try await FacadeHarness("handleslatecookie")
+        let budget = harness.hub.budget
+        let alice = harness.session(.alice)
+        let jar = alice.cookieJar
+        await harness.hub.endSession(id: "session-alice")
+        #expect(budget.usedBytes == 0)
+
+        // A transfer still carrying the jar (it left before the end) gets its answer afterwards.
+        let client = try CurlHTTPClient()
+        _ = try await client.execute(
+            .init(url: harness.tenant.url("/api/cookies/set?name=sid&value=late"), cookieJar: jar))
+        #expect(!jar.holdsStore)
+        #expect(jar.cookies().isEmpty)
+        #expect(budget.usedBytes == 0)
+    }
+
     @Test("a session charges each part when first used, and its ending releases exactly what it was charged")
     func partsAreChargedWhenMade() async throws {
         let harness = try await FacadeHarness("handlescharge")

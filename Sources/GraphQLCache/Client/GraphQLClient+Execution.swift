@@ -185,7 +185,7 @@ extension GraphQLClient {
         reader: ResultReader<Value>
     ) -> Result<GraphQLResult<Value>, GraphQLCacheError>? {
         let now = store.clock.now()
-        let staleBefore = timestamps.staleBefore(for: request.queryKey)
+        let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey)
         let freshness = shared.rules.withLock { rules in
             rules.freshness(queryTimeout: plan.timeout, now: now, staleBefore: staleBefore)
         }

@@ -41,7 +41,7 @@ extension GraphQLClient {
             storing: storing
         )
         let generation = store.generation(of: scope)
-        let mutationsSeen = landedMutations.withLock { $0 }
+        let mutationsSeen = existingState?.landedMutations.withLock { $0 } ?? 0
         let outcome = await flights.run(key, generation: generation, joining: joining) {
             await self.exchange(
                 request, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
@@ -130,8 +130,10 @@ extension GraphQLClient {
         _ data: GraphQLJSONObject, of request: PreparedRequest, generation: CacheGeneration, mutationsSeen: UInt64?,
         upstream: UpstreamCachePolicy = .none, writtenAt: CacheInstant? = nil
     ) throws(GraphQLCacheError) -> Bool {
-        let outcome = try landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
-            if closed.load(ordering: .acquiring) {
+        // Made here if the session has none yet: it counts this write (a mutation) and keeps the timestamp.
+        let state = state()
+        let outcome = try state.landedMutations.withLock { landed throws(GraphQLCacheError) -> GraphQLWriteOutcome? in
+            if binding.isClosed {
                 return nil
             }
             if let mutationsSeen, mutationsSeen != landed {
@@ -148,13 +150,13 @@ extension GraphQLClient {
             )
             if mutationsSeen == nil, outcome.changes != nil {
                 landed += 1
-                lastMutationWrite.store(store.clock.now().nanoseconds, ordering: .relaxed)
+                state.lastMutationWrite.store(store.clock.now().nanoseconds, ordering: .relaxed)
             }
             return outcome
         }
         let stored = outcome?.changes != nil
         if stored, request.document.kind == .query {
-            timestamps.record(request, at: store.clock.now())
+            state.timestamps.record(request, at: store.clock.now())
         }
         return stored
     }

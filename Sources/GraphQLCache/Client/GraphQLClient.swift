@@ -82,29 +82,22 @@ public final class GraphQLClient: Sendable {
     public let scope: CacheScope
     /// The session's credentials in force: read when an operation is sent, so one in flight keeps what it
     /// started with. Changed by ``updateCredentials(_:)`` (a token refresh).
-    public var credentials: Credentials { currentCredentials.withLock { $0 } }
-    private let currentCredentials: Mutex<Credentials>
+    public var credentials: Credentials { binding.credentials }
+    /// What the client's session lends it: credentials, closed flag and the state kept between operations.
+    let binding: any GraphQLSessionBinding
     /// Transport and answer handling.
     public var configuration: Configuration { shared.configuration }
     /// Parsed documents, shared by the clients of all sessions.
     public var documents: GraphQLDocumentCache { shared.documents }
 
-    let timestamps: QueryTimestamps
     var flights: InFlightCalls<FlightKey, NetworkOutcome> { shared.flights }
-    /// How many of this client's mutations have written their result. A query's answer is written only if none
-    /// did since the query left, under this lock, so an answer from before a mutation never overwrites its result.
-    let landedMutations = Mutex<UInt64>(0)
-    /// When this client's last mutation wrote its result (store clock nanoseconds; `Int64.min` before any): a
-    /// shared public answer kept before it may predate what the mutation changed, and is not served.
-    let lastMutationWrite = Atomic<Int64>(.min)
+    /// The session's state if made: a client that only reads what is cached never makes it.
+    var existingState: GraphQLClientState? { binding.clientState }
     var backgroundTasks: BackgroundTasks { shared.backgroundTasks }
-    /// Set once by ``close()``; read when an operation starts (one acquiring load) and again before anything is sent
-    /// or merged.
-    let closed = Atomic<Bool>(false)
     /// The fleet's shared second level, asked after a miss before the upstream (cache-first queries) and written
     /// after a network answer is merged; nil (the default) keeps the client to the normalized store.
     public var secondLevel: (any GraphQLSecondLevel)? { secondLevelHolder?.level }
-    /// Boxed, so a client without a second level (the common case, a million per replica) keeps one word for it.
+    /// Boxed, so a client without a second level (the common case) keeps one word for it.
     private let secondLevelHolder: SecondLevelHolder?
 
     /// Creates a session's client with a core of its own.
@@ -129,24 +122,45 @@ public final class GraphQLClient: Sendable {
         self.init(shared: shared, scope: scope, credentials: credentials, secondLevel: secondLevel)
     }
 
-    /// Creates a session's client over a shared core: the session's scope, credentials and second level.
-    public init(
+    /// Creates a session's client over a shared core, holding its own credentials, closed flag and state: the
+    /// session's scope, credentials and second level.
+    public convenience init(
         shared: Shared,
         scope: CacheScope,
         credentials: Credentials = .none,
         secondLevel: (any GraphQLSecondLevel)? = nil
     ) {
+        self.init(
+            shared: shared, scope: scope,
+            binding: OwnGraphQLBinding(credentials: credentials, configuration: shared.configuration),
+            secondLevel: secondLevel)
+    }
+
+    /// Creates a view over a session: credentials, closed flag and the state kept between operations are the
+    /// binding's, so the client holds nothing that must outlive the call that made it (see
+    /// ``GraphQLSessionBinding``).
+    public init(
+        shared: Shared,
+        scope: CacheScope,
+        binding: any GraphQLSessionBinding,
+        secondLevel: (any GraphQLSecondLevel)? = nil
+    ) {
         self.shared = shared
         self.scope = scope
-        self.currentCredentials = Mutex(credentials)
-        self.timestamps = QueryTimestamps(limit: shared.configuration.maximumTrackedQueries)
+        self.binding = binding
         self.secondLevelHolder = secondLevel.map(SecondLevelHolder.init)
     }
 
+    /// The session's state, made on first need.
+    func state() -> GraphQLClientState {
+        binding.clientState { GraphQLClientState(configuration: shared.configuration) }
+    }
+
     /// Replaces the credentials later operations carry (a refreshed access token); cached records stay. The
-    /// cookie jar is the new credentials' own: pass the old jar to keep the upstream cookies.
+    /// cookie jar is the new credentials' own: pass the old jar to keep the upstream cookies. Over a session
+    /// binding, the session's credentials change (every view of it sees them).
     public func updateCredentials(_ credentials: Credentials) {
-        currentCredentials.withLock { $0 = credentials }
+        binding.updateCredentials(credentials)
     }
 
     /// Refuses every later operation, for good: the owner calls it when the session the client belongs to ends.
@@ -157,14 +171,15 @@ public final class GraphQLClient: Sendable {
     /// still be sent. After `close()`, `fetch`, `fetchResults` and `perform` fail at once with
     /// ``GraphQLCacheError/Code/closed`` (the refetch managers' queries too): nothing is sent, read or stored. An answer
     /// already in flight is delivered to its caller but not stored; background refreshes not yet sent are not sent.
-    /// Clearing through ``cacheManager(configuration:)`` and ``clearTimestamps()`` keeps working.
+    /// Clearing through ``cacheManager(configuration:)`` and ``clearTimestamps()`` keeps working. Over a session
+    /// binding, the session's clients are closed (every view of it).
     public func close() {
-        closed.store(true, ordering: .releasing)
+        binding.close()
     }
 
-    /// Whether ``close()`` was called.
+    /// Whether ``close()`` was called (or the session the client is bound to ended).
     public var isClosed: Bool {
-        closed.load(ordering: .acquiring)
+        binding.isClosed
     }
 
     // MARK: - Freshness rules
@@ -299,7 +314,7 @@ public final class GraphQLClient: Sendable {
 
     /// When each query was last fetched from the network and stored, oldest first.
     public var queryTimestamps: [GraphQLQueryTimestamp] {
-        timestamps.snapshot()
+        existingState?.timestamps.snapshot() ?? []
     }
 
     /// Forgets every query timestamp and makes every answer cached so far stale: the next cache-first read of
@@ -307,7 +322,7 @@ public final class GraphQLClient: Sendable {
     /// timestamps were forgotten.
     @discardableResult
     public func clearTimestamps() -> Int {
-        timestamps.removeAll(staleBefore: store.clock.now())
+        state().timestamps.removeAll(staleBefore: store.clock.now())
     }
 
     /// Waits until the background refreshes started by `.returnCacheDataAndFetch` have finished.

@@ -26,8 +26,7 @@ public struct GraphQLQueryTimestamp: Sendable, Hashable {
 /// the same objects refreshes it too); the timestamps say which queries this client stored, which is what a
 /// query-level clear needs, and carry the "forget everything so far" mark of `clearTimestamps()`.
 ///
-/// A non-copyable value held inside its client, not an object of its own: a replica holds a client per live
-/// session, and a separate heap block each would cost more than the lock and the empty table it holds.
+/// A non-copyable value held inside the session's `GraphQLClientState`, not an object of its own.
 struct QueryTimestamps: ~Copyable, Sendable {
     struct Entry: Sendable {
         var timestamp: GraphQLQueryTimestamp
@@ -106,6 +105,11 @@ struct QueryTimestamps: ~Copyable, Sendable {
             }
             return Array(selected.values)
         }
+    }
+
+    /// How many timestamps are kept.
+    var count: Int {
+        state.withLock { $0.entries.count }
     }
 
     /// Every timestamp, oldest first.

@@ -48,14 +48,14 @@ public final class GraphQLCacheManager: GraphQLCacheManaging {
         let eviction = store.clear(scope: scope, reason: reason)
         var report = GraphQLClearReport(scope: scope, target: .all, reason: reason)
         report.add(eviction)
-        report.timestamps = client.timestamps.removeAll(staleBefore: nil)
+        report.timestamps = client.existingState?.timestamps.removeAll(staleBefore: nil) ?? 0
         return report
     }
 
     @discardableResult
     public func clearCache(forAccountId accountId: String, reason: ClearReason) async -> GraphQLClearReport {
         let recordKeys = Set(configuration.accountRecordKeyFormats.map { $0.replacing("{id}", with: accountId) })
-        let forgotten = client.timestamps.remove { _, entry in entry.variables.mentions(accountId) }
+        let forgotten = client.existingState?.timestamps.remove { _, entry in entry.variables.mentions(accountId) } ?? []
         let exactRootKeys = rootKeys(of: forgotten)
         let eviction = store.removeSelected(
             records: { key, _ in recordKeys.contains(key) },
@@ -74,7 +74,7 @@ public final class GraphQLCacheManager: GraphQLCacheManaging {
     @discardableResult
     public func clearCache(forQuery query: String, reason: ClearReason) async -> GraphQLClearReport {
         let selector = QuerySelector(query)
-        let forgotten = client.timestamps.remove { key, _ in selector.matches(key) }
+        let forgotten = client.existingState?.timestamps.remove { key, _ in selector.matches(key) } ?? []
         let exactRootKeys = rootKeys(of: forgotten)
         // Queries this client never stored (another client of the session did, or its timestamp was cleared):
         // every argument variant of the operation's root fields goes, which may take a neighbour's too.

@@ -132,7 +132,7 @@ public final class CacheHub: Sendable {
     /// Statistics of the whole process (every session and the shared scope, including ended sessions' counters).
     public func statistics() -> UnifiedCacheStatistics {
         let graphQL = graphQLStore.statistics()
-        let timestamps = registry.sessions.reduce(0) { $0 + ($1.existingParts.graphQL?.queryTimestamps.count ?? 0) }
+        let timestamps = registry.sessions.reduce(0) { $0 + ($1.existingParts.graphQLState?.queryTimestampCount ?? 0) }
         return UnifiedCacheStatistics(
             rest: restStore.statistics(),
             graphQL: graphQL,

@@ -22,8 +22,8 @@ import Synchronization
 /// through ``cacheManager`` keeps working (it is harmless). Ask the hub again for a live session.
 public final class CacheSession: Sendable {
     /// The session's identifier as the BFF knows it (for a session obtained by principal alone, the principal's
-    /// subject). Never printed: descriptions show a fingerprint.
-    public let id: String
+    /// subject). Never printed: descriptions show a fingerprint. Read from ``key`` (one string for both).
+    public var id: String { key.sessionID }
     /// The verified identity the session is bound to.
     public let principal: VerifiedPrincipal
     /// The scope of the session's entries in both stores.
@@ -32,6 +32,9 @@ public final class CacheSession: Sendable {
     let key: SessionKey
     let factory: SessionFactory
     private let state: Mutex<State>
+    /// Set when the session ended or a part of it was closed: every view refuses work from then on. Read at the
+    /// start of every request (one acquiring load), apart from the lock.
+    private let closed = Atomic<Bool>(false)
 
     private struct State: Sendable {
         var credentials: UpstreamCredentials
@@ -45,35 +48,32 @@ public final class CacheSession: Sendable {
 
     init(key: SessionKey, principal: VerifiedPrincipal, credentials: UpstreamCredentials, factory: SessionFactory) {
         self.key = key
-        self.id = key.sessionID
         self.principal = principal
         self.scope = key.scope(for: principal)
         self.factory = factory
         self.state = Mutex(State(credentials: credentials))
     }
 
-    /// REST through the cache (`perform(with:)`), with the session's current credentials.
+    /// REST through the cache (`perform(with:)`), with the session's current credentials: a view over the hub's
+    /// REST core and this session, made on each access (keep it for a handler's calls, or ask again: both are
+    /// cheap, and the session keeps no service between them).
     public var rest: APIService {
-        make(\.rest, bytes: SessionFactory.charge.rest) { state in
-            factory.makeREST(scope: scope, credentials: credentials(in: &state), session: self)
-        }
+        charge(\.madeREST, bytes: SessionFactory.charge.rest)
+        return factory.makeREST(scope: scope, binding: self)
     }
 
     /// GraphQL through the normalized cache (`fetch(query:)`, `perform(mutation:)`), with the session's current
-    /// credentials.
+    /// credentials: a view over the hub's GraphQL core and this session, made on each access.
     public var graphQL: GraphQLClient {
-        make(\.graphQL, bytes: SessionFactory.charge.graphQL) { state in
-            factory.makeGraphQL(scope: scope, credentials: credentials(in: &state))
-        }
+        charge(\.madeGraphQL, bytes: SessionFactory.charge.graphQL)
+        return factory.makeGraphQL(scope: scope, binding: self)
     }
 
-    /// The session's upstream cookies; cleared by ``DefaultUnifiedCacheManager/clearAllCaches()``. The jar holds a
-    /// libcurl store only once an upstream set a cookie.
+    /// The session's upstream cookies; cleared by ``DefaultUnifiedCacheManager/clearAllCaches()``. Made when the
+    /// session first talks upstream (or is asked for it); it holds a libcurl store only once an upstream set a
+    /// cookie.
     public var cookieJar: CookieJar {
-        state.withLock { state in
-            _ = credentials(in: &state)
-            return state.parts.cookieJar ?? CookieJar()
-        }
+        state.withLock { state in jar(in: &state) }
     }
 
     /// The clearing methods (the seed's `UnifiedCacheManager` and `CacheManaging`): a view over the session's
@@ -84,48 +84,55 @@ public final class CacheSession: Sendable {
 
     /// The account id/token pairs known for this session.
     public var accounts: AccountResolver {
-        make(\.accounts, bytes: SessionFactory.charge.accounts) { _ in
-            AccountResolver(configuration: factory.configuration.accounts)
+        let (resolver, made) = state.withLock { state -> (AccountResolver, Bool) in
+            if let resolver = state.parts.accounts { return (resolver, false) }
+            let resolver = AccountResolver(configuration: factory.configuration.accounts)
+            state.parts.accounts = resolver
+            return (resolver, chargeInLock(&state, SessionFactory.charge.accounts))
+        }
+        if made { factory.chargeParts(SessionFactory.charge.accounts) }
+        return resolver
+    }
+
+    /// The credentials later upstream requests carry: the headers in force and the session's cookie jar.
+    public var credentials: UpstreamCredentials {
+        state.withLock { state in
+            UpstreamCredentials(headers: state.credentials.headers, cookieJar: jar(in: &state))
         }
     }
 
-    /// The credentials later upstream requests carry.
-    public var credentials: UpstreamCredentials {
-        state.withLock { $0.credentials }
-    }
-
-    /// A part, made on first use under the lock (so two first uses make one) and charged to the budget unless the
-    /// session already ended; a part first made after the end is refused like the parts closed at the end.
-    private func make<Part: Sendable>(
-        _ path: WritableKeyPath<SessionParts, Part?>, bytes: Int, _ build: (inout State) -> Part
-    ) -> Part {
-        let (part, charge) = state.withLock { state -> (Part, Bool) in
-            if let part = state.parts[keyPath: path] {
-                return (part, false)
-            }
-            let part = build(&state)
-            state.parts[keyPath: path] = part
-            if state.ended {
-                state.parts.close()
-            } else {
-                state.charged += bytes
-            }
-            return (part, !state.ended)
+    /// Notes a part's first use and charges it to the budget unless the session already ended.
+    private func charge(_ flag: WritableKeyPath<SessionParts, Bool>, bytes: Int) {
+        let charge = state.withLock { state -> Bool in
+            if state.parts[keyPath: flag] { return false }
+            state.parts[keyPath: flag] = true
+            return chargeInLock(&state, bytes)
         }
         if charge {
             factory.chargeParts(bytes)
         }
-        return part
     }
 
-    /// The credentials the session's parts send, with its cookie jar (made here on first use: a few bytes, with no
-    /// libcurl store until an upstream sets a cookie).
-    private func credentials(in state: inout State) -> UpstreamCredentials {
-        if state.parts.cookieJar == nil {
-            state.parts.cookieJar =
-                state.credentials.cookieJar ?? CookieJar(onStoreMade: { [weak self] in self?.cookieStoreMade() })
+    /// Adds `bytes` to what the session was charged, unless it ended; whether the budget should be charged.
+    private func chargeInLock(_ state: inout State, _ bytes: Int) -> Bool {
+        guard !state.ended else { return false }
+        state.charged += bytes
+        return true
+    }
+
+    /// The session's cookie jar, made here on first need: the caller's own jar if its credentials carried one,
+    /// else a new one with no libcurl store until an upstream sets a cookie (the factory charges the store when
+    /// it is made, and releases it when the session ends).
+    private func jar(in state: inout State) -> CookieJar {
+        if let jar = state.parts.cookieJar { return jar }
+        if let jar = state.credentials.cookieJar {
+            state.parts.cookieJar = jar
+            return jar
         }
-        return UpstreamCredentials(headers: state.credentials.headers, cookieJar: state.parts.cookieJar)
+        let jar = CookieJar(accounting: factory)
+        state.parts.cookieJar = jar
+        state.parts.ownsCookieJar = true
+        return jar
     }
 
     /// The parts made so far.
@@ -133,26 +140,11 @@ public final class CacheSession: Sendable {
         state.withLock { $0.parts }
     }
 
-    /// Charges the cookie jar's store, made by the first cookie an upstream set, unless the session ended.
-    private func cookieStoreMade() {
-        let charge = state.withLock { state in
-            guard !state.ended else { return false }
-            state.charged += SessionFactory.charge.cookieStore
-            return true
-        }
-        if charge { factory.chargeParts(SessionFactory.charge.cookieStore) }
-    }
-
-    /// A session's successful REST answer: learns account pairs (making the resolver) and applies a mutation's
-    /// entity links.
-    func inspect(method: CurlHTTPClient.Method, path: String, response: CurlHTTPClient.Response) {
-        factory.inspect(method: method, path: path, response: response, scope: scope) { accounts }
-    }
-
-    /// Marks the session ended; returns the parts made (their REST service and GraphQL client are closed by the
-    /// caller) and what they were charged.
+    /// Marks the session ended (its views refuse work from now on); returns the parts made and what they were
+    /// charged.
     func markEnded() -> (parts: SessionParts, charged: Int) {
-        state.withLock { state in
+        closed.store(true, ordering: .releasing)
+        return state.withLock { state in
             state.ended = true
             return (state.parts, state.charged)
         }
@@ -168,11 +160,54 @@ public final class CacheSession: Sendable {
                 return false
             }
             state.credentials.headers = credentials.headers
-            let updated = UpstreamCredentials(headers: credentials.headers, cookieJar: state.parts.cookieJar)
-            state.parts.rest?.updateCredentials(updated)
-            state.parts.graphQL?.updateCredentials(updated)
             return true
         }
+    }
+}
+
+// The session is the binding of the REST services and GraphQL clients made over it (its `rest` and `graphQL`
+// views): they read its credentials and closed flag, and keep their state in it.
+extension CacheSession: RESTSessionBinding, GraphQLSessionBinding {
+    /// Replaces the headers later requests carry (a token refresh through a view); the session's cookie jar stays
+    /// unless `credentials` brings another.
+    public func updateCredentials(_ credentials: UpstreamCredentials) {
+        state.withLock { state in
+            state.credentials.headers = credentials.headers
+            if let jar = credentials.cookieJar {
+                state.parts.cookieJar = jar
+            }
+        }
+    }
+
+    /// Whether the session ended, or a view of it was closed.
+    public var isClosed: Bool {
+        closed.load(ordering: .acquiring)
+    }
+
+    /// Refuses all later work of the session's views (the session stays in the hub until it ends).
+    public func close() {
+        closed.store(true, ordering: .releasing)
+    }
+
+    /// The session's GraphQL state (query timestamps, mutation marks), if a stored answer made it.
+    public var clientState: GraphQLClientState? {
+        state.withLock { $0.parts.graphQLState }
+    }
+
+    /// The session's GraphQL state, made on first need.
+    public func clientState(orMake make: () -> GraphQLClientState) -> GraphQLClientState {
+        state.withLock { state in
+            if let existing = state.parts.graphQLState { return existing }
+            let made = make()
+            state.parts.graphQLState = made
+            return made
+        }
+    }
+
+    /// A successful REST answer of one of the session's services: learns account pairs (making the resolver) and
+    /// applies a mutation's entity links.
+    public func inspect(method: CurlHTTPClient.Method, path: String, response: CurlHTTPClient.Response) {
+        factory.inspect(method: method, path: path, response: response, scope: scope) { accounts }
     }
 }
 
@@ -180,20 +215,17 @@ extension CacheSession: CustomStringConvertible {
     public var description: String { "CacheSession(\(scope), \(principal))" }
 }
 
-/// A session's working parts, each made on first use: handles over the hub's REST and GraphQL cores, the cookie
-/// jar and the account pairs learned for the session.
+/// What a session made so far, each on first use: whether its REST and GraphQL views were asked for (charged
+/// once), its GraphQL state, its cookie jar and the account pairs learned for it.
 struct SessionParts: Sendable {
-    var rest: APIService?
-    var graphQL: GraphQLClient?
+    var madeREST = false
+    var madeGraphQL = false
+    var graphQLState: GraphQLClientState?
     var cookieJar: CookieJar?
+    /// Whether the session made its jar (rather than using one its credentials brought): its store is charged.
+    var ownsCookieJar = false
     var accounts: AccountResolver?
 
     /// Whether nothing was made (a session never used holds no data of the library's).
-    var isEmpty: Bool { rest == nil && graphQL == nil && cookieJar == nil && accounts == nil }
-
-    /// Refuses all later work of the REST service and the GraphQL client: the session ended.
-    func close() {
-        rest?.close()
-        graphQL?.close()
-    }
+    var isEmpty: Bool { !madeREST && !madeGraphQL && cookieJar == nil && accounts == nil }
 }

@@ -3,7 +3,7 @@ import CurlHTTP
 import GraphQLCache
 import RESTCache
 
-/// A session on its way out. ``begin(_:operation:)`` closes its REST service and GraphQL client (a handler still
+/// A session on its way out. ``begin(_:operation:)`` closes its REST and GraphQL views (a handler still
 /// holding the session gets a `closed` error: nothing sent, read or stored), then clears everything the library holds
 /// for it at once and synchronously (both stores' scopes detached, timestamps, cookies), so from the moment a session
 /// leaves the registry nothing of it is served and nothing in flight for it is stored; ``finish()`` then clears the
@@ -26,20 +26,23 @@ struct SessionEnd: Sendable {
     static func begin(_ ending: SessionRegistry.Ending, operation: String) -> SessionEnd {
         let session = ending.session
         let factory = session.factory
-        let (parts, charged) = session.markEnded()
         // Closed before the clears: a request that passed the closed check before this either stores under the
-        // generation the clear then bumps, or finds the service closed when it comes to store. Parts made after
-        // `markEnded()` are closed as they are made.
-        parts.close()
+        // generation the clear then bumps, or finds the session closed when it comes to store. Views made after
+        // `markEnded()` read the same flag.
+        let (parts, charged) = session.markEnded()
         var run = ClearRun(operation, reason: ending.reason)
         // The application may have used the scope directly, whatever parts the session made.
         DefaultUnifiedCacheManager.clearStores(
             rest: factory.restStore, graphQL: factory.graphQLStore, scope: session.scope, reason: ending.reason,
             into: &run)
-        if let graphQL = parts.graphQL {
+        if parts.graphQLState != nil {
             run.part("timestamps") { part in
-                part.timestamps = graphQL.clearTimestamps()
+                part.timestamps = factory.makeGraphQL(scope: session.scope, binding: session).clearTimestamps()
             }
+        }
+        // A jar the session made is retired first: a transfer still in flight makes no store (nor charge) after this.
+        if parts.ownsCookieJar, let jar = parts.cookieJar, jar.retire() {
+            factory.releaseCookieStore()
         }
         if let jar = parts.cookieJar {
             run.part("cookies") { part in

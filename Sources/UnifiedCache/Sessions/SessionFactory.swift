@@ -13,7 +13,7 @@ import Synchronization
 /// credentials and cookie jar.
 ///
 /// A class of its own rather than the hub, so sessions can make their parts lazily without holding the hub.
-final class SessionFactory: Sendable {
+final class SessionFactory: CookieStoreAccounting {
     /// The charge model, in bytes, measured with `ucache-bench sessions` (release build, RSS growth over 200,000
     /// sessions; see ``SessionCharge``).
     static let charge = SessionCharge.measured
@@ -93,35 +93,46 @@ final class SessionFactory: Sendable {
         }
     }
 
-    /// Releases what an ended session was charged: its own cost and its parts'.
+    /// Releases what an ended session was charged: its own cost and its parts' (its cookie store aside, see
+    /// ``cookieStoreMade()``).
     func release(partsCharge: Int) {
         budget.release(Self.charge.session + partsCharge)
     }
 
+    /// A session's own cookie jar made its libcurl store: charged here, released when the session ends (its jar
+    /// is retired then, so no store is made, nor charged, after that).
+    func cookieStoreMade() {
+        chargeParts(Self.charge.cookieStore)
+    }
+
+    /// Releases the cookie store of an ended session's own jar.
+    func releaseCookieStore() {
+        budget.release(Self.charge.cookieStore)
+    }
+
     // MARK: Parts
 
-    /// A session's REST service: a handle over the hub's REST core with the session's scope and credentials.
-    func makeREST(scope: CacheScope, credentials: UpstreamCredentials, session: CacheSession) -> APIService {
-        let links = configuration.entityLinks
-        return APIService(
+    /// A session's REST service: a view over the hub's REST core and the session (its binding), made on each
+    /// access.
+    func makeREST(scope: CacheScope, binding: CacheSession) -> APIService {
+        APIService(
             shared: restCore,
             cache: CacheManager(store: restStore, scope: scope),
-            credentials: credentials,
+            binding: binding,
             secondLevel: secondLevel.flatMap { front in
-                front.configuration.storesREST ? SecondLevelRESTAdapter(front: front, links: links, scope: scope) : nil
-            },
-            responseInspector: { [weak session] method, path, response in
-                session?.inspect(method: method, path: path, response: response)
+                front.configuration.storesREST
+                    ? SecondLevelRESTAdapter(front: front, links: configuration.entityLinks, scope: scope) : nil
             }
         )
     }
 
-    /// A session's GraphQL client: a handle over the hub's GraphQL core with the session's scope and credentials.
-    func makeGraphQL(scope: CacheScope, credentials: UpstreamCredentials) -> GraphQLClient {
+    /// A session's GraphQL client: a view over the hub's GraphQL core and the session (its binding), made on
+    /// each access.
+    func makeGraphQL(scope: CacheScope, binding: CacheSession) -> GraphQLClient {
         GraphQLClient(
             shared: graphQLCore,
             scope: scope,
-            credentials: credentials,
+            binding: binding,
             secondLevel: secondLevel.flatMap { front in
                 front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front, scope: scope) : nil
             }

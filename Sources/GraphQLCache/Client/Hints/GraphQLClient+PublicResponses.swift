@@ -32,10 +32,10 @@ extension GraphQLClient {
         }
         // Kept before this client's timestamps were cleared, or before its last mutation wrote: the session asked
         // for newer data than that.
-        if let staleBefore = timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore {
+        if let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore {
             return nil
         }
-        if entry.storedAt.nanoseconds <= lastMutationWrite.load(ordering: .relaxed) {
+        if let state = existingState, entry.storedAt.nanoseconds <= state.lastMutationWrite.load(ordering: .relaxed) {
             return nil
         }
         if let lifetime = secondLevelLifetime(request),
