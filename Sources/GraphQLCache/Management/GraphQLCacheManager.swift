@@ -55,7 +55,8 @@ public final class GraphQLCacheManager: GraphQLCacheManaging {
     @discardableResult
     public func clearCache(forAccountId accountId: String, reason: ClearReason) async -> GraphQLClearReport {
         let recordKeys = Set(configuration.accountRecordKeyFormats.map { $0.replacing("{id}", with: accountId) })
-        let forgotten = client.existingState?.timestamps.remove { _, entry in entry.variables.mentions(accountId) } ?? []
+        let forgotten =
+            client.existingState?.timestamps.remove { _, entry in entry.variables.mentions(accountId) } ?? []
         let exactRootKeys = rootKeys(of: forgotten)
         let eviction = store.removeSelected(
             records: { key, _ in recordKeys.contains(key) },

@@ -32,7 +32,8 @@ extension GraphQLClient {
         }
         // Kept before this client's timestamps were cleared, or before its last mutation wrote: the session asked
         // for newer data than that.
-        if let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore {
+        if let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore
+        {
             return nil
         }
         if let state = existingState, entry.storedAt.nanoseconds <= state.lastMutationWrite.load(ordering: .relaxed) {
