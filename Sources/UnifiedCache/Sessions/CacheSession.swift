@@ -10,9 +10,11 @@ import Synchronization
 /// Obtained from ``CacheHub/session(id:principal:credentials:)`` or ``CacheHub/session(principal:credentials:)``;
 /// ended by logout (``CacheHub/endSession(id:reason:)``), idle expiry, the live-session bound or another principal
 /// presenting its id, or memory reclaim. The parts are made on first use, so a session that only ever hits the cache
-/// through one half, or is never used at all, costs little. The parts are light views over what the hub shares:
-/// the REST service and GraphQL client are per-session handles (scope, credentials, closed flag) over the hub's
-/// one REST core and one GraphQL core, and the cookie jar holds a libcurl store only once an upstream set a cookie.
+/// through one half, or is never used at all, costs little. The parts are views over what the hub shares: the REST
+/// service and GraphQL client are made on each access over the hub's one REST core and one GraphQL core, with the
+/// session itself as their binding (scope, credentials, closed flag, GraphQL state), so the session keeps no service
+/// or client between calls; the GraphQL state is made by the first stored answer, the cookie jar by the first
+/// upstream call, and the jar holds a libcurl store only once an upstream set a cookie.
 ///
 /// A handler may still hold the session after it ended. From then on its ``rest`` and ``graphQL`` refuse work with
 /// a typed error (`RESTCacheError.Code.closed` inside `API.invalidRequest`; `GraphQLCacheError.Code.closed`), also
