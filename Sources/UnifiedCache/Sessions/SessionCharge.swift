@@ -7,13 +7,13 @@
 public struct SessionCharge: Sendable, Equatable {
     /// A live session before it is used: the session object, its slot in the registry and its scope.
     public var session: Int
-    /// What the REST store's structures for the session's scope cost beyond what the store charges per entry,
-    /// charged when the session first asks for its REST view (the view itself is made per access and kept by
+    /// What the REST store's structures for the session's scope cost beyond what the store charges per entry, with
+    /// the session's cookie jar (made by its first upstream call; its libcurl store is ``cookieStore``), charged when the session first asks for its REST view (the view itself is made per access and kept by
     /// nobody).
     public var rest: Int
     /// What the normalized store's structures for the scope cost beyond what the store charges per record, with
-    /// the session's GraphQL state (query timestamps, mutation marks) and its cookie jar, charged when the session
-    /// first asks for its GraphQL view.
+    /// the session's GraphQL state (query timestamps, mutation marks), charged when the session first asks for its
+    /// GraphQL view.
     public var graphQL: Int
     /// Its account resolver, made when an answer teaches a pair or the manager needs it.
     public var accounts: Int
