@@ -120,6 +120,25 @@ struct SessionHandleTests {
         #expect(harness.hub.statistics().queryTimestamps == 1)
     }
 
+    @Test("each query timestamp is charged to the budget while kept; clearing them and ending the session release it")
+    func timestampsAreCharged() async throws {
+        let harness = try await FacadeHarness("handlestimestamps")
+        let budget = harness.hub.budget
+        let alice = harness.session(.alice)
+        #expect(try await alice.graphQL.fetch(operation: summary).get().source == .network)
+        let charged = try #require(alice.clientState?.chargedBytes)
+        #expect(charged >= 224 + "AccountSummary".utf8.count)
+        let before = budget.usedBytes
+        #expect(alice.graphQL.clearTimestamps() == 1)
+        #expect(budget.usedBytes == before - charged)
+        #expect(alice.clientState?.chargedBytes == 0)
+
+        #expect(try await alice.graphQL.fetch(operation: summary).get().source == .network)
+        #expect(alice.clientState?.chargedBytes == charged)
+        await harness.hub.endSession(id: "session-alice")
+        #expect(budget.usedBytes == 0)
+    }
+
     @Test("a cookie that reaches an ended session's jar is dropped: no store is made, and nothing stays charged")
     func lateCookieAfterTheEnd() async throws {
         let harness = try await FacadeHarness("handleslatecookie")

@@ -132,7 +132,8 @@ public final class GraphQLClient: Sendable {
     ) {
         self.init(
             shared: shared, scope: scope,
-            binding: OwnGraphQLBinding(credentials: credentials, configuration: shared.configuration),
+            binding: OwnGraphQLBinding(
+                credentials: credentials, configuration: shared.configuration, budget: shared.store.budget),
             secondLevel: secondLevel)
     }
 
@@ -153,7 +154,7 @@ public final class GraphQLClient: Sendable {
 
     /// The session's state, made on first need.
     func state() -> GraphQLClientState {
-        binding.clientState { GraphQLClientState(configuration: shared.configuration) }
+        binding.clientState { GraphQLClientState(configuration: shared.configuration, budget: store.budget) }
     }
 
     /// Replaces the credentials later operations carry (a refreshed access token); cached records stay. The

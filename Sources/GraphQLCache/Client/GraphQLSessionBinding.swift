@@ -36,14 +36,20 @@ public final class GraphQLClientState: Sendable {
     /// shared public answer kept before it may predate what the mutation changed, and is not served.
     let lastMutationWrite = Atomic<Int64>(.min)
 
-    /// Creates an empty state that keeps at most `configuration.maximumTrackedQueries` timestamps.
-    public init(configuration: GraphQLClient.Configuration) {
-        timestamps = QueryTimestamps(limit: configuration.maximumTrackedQueries)
+    /// Creates an empty state that keeps at most `configuration.maximumTrackedQueries` timestamps, each charged to
+    /// `budget` while kept (a session may track thousands of queries: the budget must see them).
+    public init(configuration: GraphQLClient.Configuration, budget: MemoryBudget? = nil) {
+        timestamps = QueryTimestamps(limit: configuration.maximumTrackedQueries, budget: budget)
     }
 
     /// How many query timestamps are kept.
     public var queryTimestampCount: Int {
         timestamps.count
+    }
+
+    /// What the kept timestamps are charged to the budget now (0 without a budget).
+    public var chargedBytes: Int {
+        timestamps.chargedBytes
     }
 }
 
@@ -53,9 +59,9 @@ final class OwnGraphQLBinding: GraphQLSessionBinding {
     private let closed = Atomic<Bool>(false)
     private let state: GraphQLClientState
 
-    init(credentials: UpstreamCredentials, configuration: GraphQLClient.Configuration) {
+    init(credentials: UpstreamCredentials, configuration: GraphQLClient.Configuration, budget: MemoryBudget?) {
         current = Mutex(credentials)
-        state = GraphQLClientState(configuration: configuration)
+        state = GraphQLClientState(configuration: configuration, budget: budget)
     }
 
     var credentials: UpstreamCredentials { current.withLock { $0 } }

@@ -41,16 +41,36 @@ struct QueryTimestamps: ~Copyable, Sendable {
         /// Answers whose oldest field was written at or before this are stale, unless their query was fetched
         /// since (it then has an entry again).
         var staleBefore: CacheInstant?
+        /// What the entries are charged to the budget now.
+        var chargedBytes = 0
     }
+
+    /// What one timestamp is charged beyond its key's text: its slot in the table (key, timestamp, document
+    /// reference, variables) at the table's usual spare capacity, measured with the sessions benchmark.
+    static let entryOverhead = 224
 
     private let limit: Int
+    private let budget: MemoryBudget?
     private let state = Mutex(State())
 
-    init(limit: Int) {
+    init(limit: Int, budget: MemoryBudget? = nil) {
         self.limit = max(1, limit)
+        self.budget = budget
     }
 
-    /// Notes that a query's answer was stored now.
+    deinit {
+        let charged = state.withLock { $0.chargedBytes }
+        if charged > 0 { budget?.release(charged) }
+    }
+
+    /// What a timestamp of `key` is charged: the fixed overhead, the key's text, and its variables once more (the
+    /// object the entry keeps for selective clears is about the size of their canonical text).
+    static func chargedBytes(of key: GraphQLQueryKey) -> Int {
+        entryOverhead + key.operationName.utf8.count + 2 * key.canonicalVariables.utf8.count
+    }
+
+    /// Notes that a query's answer was stored now. A new timestamp is charged to the budget (which makes room
+    /// past its limit, outside the lock); one forgotten or replaced is released.
     func record(_ request: PreparedRequest, at instant: CacheInstant) {
         let entry = Entry(
             timestamp: GraphQLQueryTimestamp(
@@ -62,16 +82,29 @@ struct QueryTimestamps: ~Copyable, Sendable {
             variables: request.variables
         )
         let limit = limit
-        state.withLock { state in
-            state.entries[request.queryKey] = entry
-            guard state.entries.count > limit else {
-                return
+        let charged = budget == nil ? 0 : Self.chargedBytes(of: request.queryKey)
+        let delta = state.withLock { state -> Int in
+            var delta = 0
+            if state.entries.updateValue(entry, forKey: request.queryKey) == nil {
+                delta += charged
             }
-            // Over the limit: forget the oldest eighth at once, so the sort is rare.
-            let oldest = state.entries.values.sorted { $0.timestamp.fetchedAt < $1.timestamp.fetchedAt }
-            for entry in oldest.prefix(max(1, limit / 8)) {
-                state.entries[entry.timestamp.queryKey] = nil
+            if state.entries.count > limit {
+                // Over the limit: forget the oldest eighth at once, so the sort is rare.
+                let oldest = state.entries.values.sorted { $0.timestamp.fetchedAt < $1.timestamp.fetchedAt }
+                for entry in oldest.prefix(max(1, limit / 8)) {
+                    state.entries[entry.timestamp.queryKey] = nil
+                    delta -= budget == nil ? 0 : Self.chargedBytes(of: entry.timestamp.queryKey)
+                }
             }
+            state.chargedBytes += delta
+            return delta
+        }
+        guard let budget, delta != 0 else { return }
+        if delta > 0 {
+            budget.charge(delta)
+            if budget.isOverLimit { budget.reclaimExcess() }
+        } else {
+            budget.release(-delta)
         }
     }
 
@@ -88,23 +121,38 @@ struct QueryTimestamps: ~Copyable, Sendable {
 
     /// Forgets every timestamp; with an instant, answers written until then become stale.
     func removeAll(staleBefore instant: CacheInstant?) -> Int {
-        state.withLock { state in
+        let (count, released) = state.withLock { state in
             let count = state.entries.count
+            let released = state.chargedBytes
             state.entries.removeAll()
+            state.chargedBytes = 0
             state.staleBefore = instant
-            return count
+            return (count, released)
         }
+        if released > 0 { budget?.release(released) }
+        return count
     }
 
     /// Forgets the timestamps `shouldRemove` selects and returns them.
     func remove(where shouldRemove: (GraphQLQueryKey, Entry) -> Bool) -> [Entry] {
-        state.withLock { state in
+        let charges = budget != nil
+        let (removed, released) = state.withLock { state in
             let selected = state.entries.filter { shouldRemove($0.key, $0.value) }
+            var released = 0
             for key in selected.keys {
                 state.entries[key] = nil
+                released += charges ? Self.chargedBytes(of: key) : 0
             }
-            return Array(selected.values)
+            state.chargedBytes -= released
+            return (Array(selected.values), released)
         }
+        if released > 0 { budget?.release(released) }
+        return removed
+    }
+
+    /// What the timestamps are charged to the budget now (0 without one).
+    var chargedBytes: Int {
+        state.withLock { $0.chargedBytes }
     }
 
     /// How many timestamps are kept.
