@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// Bound to one session's scope and credentials. What does not depend on the session (upstream, client,
 /// configuration, in-flight de-duplication, background refreshes) lives in a ``Shared`` core: a BFF makes one
-/// core and, per logged-in session, a service of about a hundred bytes over it (the facade does it for you).
+/// core and, per logged-in session, services over it: each a view over a ``RESTSessionBinding`` (the session, in
+/// the facade) made when needed, or one holding its own credentials.
 /// Concurrent identical reads make one upstream call; error answers are never stored; a successful mutation
 /// invalidates what it changed.
 public final class APIService: Sendable {

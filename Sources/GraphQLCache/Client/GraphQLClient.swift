@@ -21,8 +21,8 @@ import Synchronization
 /// ```
 public final class GraphQLClient: Sendable {
     /// What the clients of every session share: endpoint, transport, store, configuration, documents, freshness
-    /// rules and in-flight calls (keyed by scope). One per upstream, made once; a session's client over it is
-    /// about a hundred bytes.
+    /// rules and in-flight calls (keyed by scope). One per upstream, made once; a session's clients over it are
+    /// views over a ``GraphQLSessionBinding`` made when needed, or hold their own credentials and state.
     public final class Shared: Sendable {
         /// The upstream's GraphQL endpoint.
         public let url: String
