@@ -75,12 +75,30 @@ struct KeyIndex: Sendable {
 }
 
 extension LRUList where Element == StoredEntry {
-    /// The handle of the entry stored under `key`, found by comparing keys slot by slot: for small slabs.
+    /// The handle of the entry stored under `key`, found by comparing keys along the recency list: for small
+    /// slabs. Most recent first, so the key just used is found first.
     func handle(ofKey key: String) -> Handle? {
-        for position in nodes.indices where nodes[position].element?.key == key {
-            return Handle(index: Int32(position))
+        nodes.withUnsafeBufferPointer { slots in
+            var index = mostRecentIndex
+            while index != Self.none, let node = slots.baseAddress.map({ $0 + Int(index) }) {
+                if Self.key(in: node) == key {
+                    return Handle(index: index)
+                }
+                index = node.pointer(to: \.next)!.pointee
+            }
+            return nil
         }
-        return nil
+    }
+
+    /// The key of a node on the recency list, read in place. Reading `node.pointee.element?.key` would copy the
+    /// whole entry first (its value is an existential, copied through its type's witnesses: tens of
+    /// nanoseconds per node); this loads only the key. Sound because a node on the list holds an element, and a
+    /// single-payload enum such as `Optional` keeps its payload at offset 0 (Swift's stable type layout), so the
+    /// `element` field's address is that of a `StoredEntry` for as long as the rebinding lasts.
+    private static func key(in node: UnsafePointer<Node>) -> String {
+        UnsafeRawPointer(node.pointer(to: \.element)!).withMemoryRebound(to: StoredEntry.self, capacity: 1) {
+            $0.pointer(to: \.key)!.pointee
+        }
     }
 
     /// The keys stored, in slab order.

@@ -20,8 +20,8 @@ struct SecondaryIndexes: Sendable {
     private var uplifted: Set<String> = []
     /// Built by the scope's first clear by key prefix, from the keys stored then, and kept up to date from then
     /// on: most scopes (a session's) are never cleared by prefix, and a tree for even one key costs a dictionary
-    /// and two sets (a few hundred bytes per scope).
-    private var segments: KeySegmentIndex?
+    /// and two sets (a few hundred bytes per scope). Boxed, so the scopes without one pay a word, not two.
+    private var segments: SegmentsBox?
 
     /// Builds the key-prefix index from the keys stored now, unless it exists: the first prefix clear of the
     /// scope pays once for its keys, later ones cost what they remove.
@@ -31,7 +31,19 @@ struct SecondaryIndexes: Sendable {
         for key in storedKeys {
             built.insert(key)
         }
-        segments = built
+        segments = SegmentsBox(built)
+    }
+
+    /// Changes the key-prefix index in place, if built; copies it first when another copy of these indexes
+    /// shares its box (value semantics, as if it were stored inline).
+    private mutating func updateSegments(_ body: (inout KeySegmentIndex) -> Void) {
+        guard segments != nil else {
+            return
+        }
+        if !isKnownUniquelyReferenced(&segments) {
+            segments = SegmentsBox(segments!.index)
+        }
+        body(&segments!.index)
     }
 
     mutating func add(_ key: String, metadata: CacheEntryMetadata) {
@@ -41,7 +53,7 @@ struct SecondaryIndexes: Sendable {
         if metadata.isUplifted {
             uplifted.insert(key)
         }
-        segments?.insert(key)
+        updateSegments { $0.insert(key) }
     }
 
     /// Forgets `key`, which the partition already removed; `isStored` answers for other keys.
@@ -58,7 +70,7 @@ struct SecondaryIndexes: Sendable {
         if metadata.isUplifted {
             uplifted.remove(key)
         }
-        segments?.remove(key, isStored: isStored)
+        updateSegments { $0.remove(key, isStored: isStored) }
     }
 
     /// The stored keys a clear target selects (uplifted ones included; the caller filters). A key-prefix target
@@ -72,7 +84,7 @@ struct SecondaryIndexes: Sendable {
         case .entityKey(let entity):
             return Array(tagged[Tag(kind: .entity, name: entity)] ?? [])
         case .keyPrefix(let prefix):
-            return segments?.keys(withPrefix: prefix, isStored: isStored) ?? []
+            return segments?.index.keys(withPrefix: prefix, isStored: isStored) ?? []
         case .uplifted:
             return Array(uplifted)
         case .scope, .predicate:
@@ -109,5 +121,18 @@ struct SecondaryIndexes: Sendable {
         for entity in metadata.entityKeys {
             body(Tag(kind: .entity, name: entity))
         }
+    }
+}
+
+/// The heap home of a partition's key-prefix index.
+///
+/// `@unchecked Sendable` is sound: the box is reachable only through a `SecondaryIndexes` value, which is changed
+/// only under its partition's stripe lock, and `SecondaryIndexes.updateSegments` copies the box before changing
+/// it whenever another value shares it, so no two values ever see each other's changes; a box is never handed out.
+private final class SegmentsBox: @unchecked Sendable {
+    var index: KeySegmentIndex
+
+    init(_ index: KeySegmentIndex) {
+        self.index = index
     }
 }
