@@ -10,28 +10,62 @@ struct PartitionCounters: Sendable {
         case hits, misses, staleHits, expirations, evictions, inserts, networkFetches, deduplicatedJoins
     }
 
-    private var narrow = InlineArray<8, UInt32>(repeating: 0)
-    /// What each counter carried past `UInt32.max`; empty until one does.
+    // The 32-bit parts, one field each (an `InlineArray` would need Swift 6.2; the package builds with 6.0).
+    private var hits: UInt32 = 0
+    private var misses: UInt32 = 0
+    private var staleHits: UInt32 = 0
+    private var expirations: UInt32 = 0
+    private var evictions: UInt32 = 0
+    private var inserts: UInt32 = 0
+    private var networkFetches: UInt32 = 0
+    private var deduplicatedJoins: UInt32 = 0
+    /// What each counter carried past `UInt32.max`, by `Counter.rawValue`; empty until one does.
     private var carried: [Int] = []
 
     /// Adds `amount` (not negative) to `counter`.
     mutating func add(_ amount: Int, to counter: Counter) {
-        let slot = counter.rawValue
-        let total = Int(narrow[slot]) + amount
+        let total = Int(self[narrow: counter]) + amount
         if total <= Int(UInt32.max) {
-            narrow[slot] = UInt32(total)
+            self[narrow: counter] = UInt32(total)
             return
         }
         if carried.isEmpty {
             carried = Array(repeating: 0, count: Counter.allCases.count)
         }
-        carried[slot] += total
-        narrow[slot] = 0
+        carried[counter.rawValue] += total
+        self[narrow: counter] = 0
     }
 
     subscript(counter: Counter) -> Int {
-        let slot = counter.rawValue
-        return Int(narrow[slot]) + (carried.isEmpty ? 0 : carried[slot])
+        Int(self[narrow: counter]) + (carried.isEmpty ? 0 : carried[counter.rawValue])
+    }
+
+    /// The 32-bit part of `counter`.
+    private subscript(narrow counter: Counter) -> UInt32 {
+        get {
+            switch counter {
+            case .hits: hits
+            case .misses: misses
+            case .staleHits: staleHits
+            case .expirations: expirations
+            case .evictions: evictions
+            case .inserts: inserts
+            case .networkFetches: networkFetches
+            case .deduplicatedJoins: deduplicatedJoins
+            }
+        }
+        set {
+            switch counter {
+            case .hits: hits = newValue
+            case .misses: misses = newValue
+            case .staleHits: staleHits = newValue
+            case .expirations: expirations = newValue
+            case .evictions: evictions = newValue
+            case .inserts: inserts = newValue
+            case .networkFetches: networkFetches = newValue
+            case .deduplicatedJoins: deduplicatedJoins = newValue
+            }
+        }
     }
 
     /// The counters as statistics (current sizes zero; the partition fills them in).
