@@ -177,6 +177,7 @@ private struct ModelRun {
         case ..<(growing ? 82 : 77): clear()
         case ..<(growing ? 88 : 85): expire()
         case ..<(growing ? 92 : 92): evict()
+        case ..<(growing ? 96 : 96): refresh()
         default: now = now.advanced(by: .seconds(Int.random(in: 0...4, using: &generator)))
         }
         compare()
@@ -235,6 +236,24 @@ private struct ModelRun {
         } else {
             check(!fresh, "lookup \(key) stale before expiry")
         }
+    }
+
+    private mutating func refresh() {
+        let key = keys.randomElement(using: &generator)!
+        let lifetime = Bool.random(using: &generator) ? Int.random(in: 1...20, using: &generator) : nil
+        let expiresAt = lifetime.map { now.advanced(by: .seconds($0)) }
+        let refreshed = partition.refresh(key) { $0.expiresAt = expiresAt }
+        guard let position = model.firstIndex(where: { $0.key == key }) else {
+            check(refreshed == nil, "refresh \(key) found a removed key")
+            return
+        }
+        let old = model.remove(at: position)
+        model.insert(
+            Entry(
+                key: key, value: old.value, expiresAt: expiresAt, domain: old.domain, account: old.account,
+                uplifted: old.uplifted, bytes: old.bytes),
+            at: 0)
+        check(refreshed?.value as? Int == old.value, "refresh \(key) answered another value")
     }
 
     private mutating func remove() {
