@@ -29,20 +29,29 @@ struct Removals: Sendable {
     }
 }
 
-/// The entries of one scope: a hash index over an LRU slab, byte accounting and secondary indexes.
+/// The entries of one scope: an LRU slab found by key, byte accounting and, once the scope is not small, the
+/// expiry heap and secondary indexes.
 ///
 /// Plain value state, only ever touched under its stripe's lock (see `ScopedPartitions`). Every method that
 /// changes `byteCount` also charges or releases the process `MemoryBudget`, so the two cannot drift apart.
+///
+/// A partition holding at most `KeyIndex.scanLimit` entries (a session's, typically one or two) keeps no index
+/// beside its slab: it finds a key, its earliest expiry, its expired entries and a clear's entries by scanning
+/// the few entries it has, which costs about what a hash would and saves a few hundred bytes per scope. The first
+/// time it holds more, it builds the hash table, expiry heap and secondary indexes (``isIndexed``) and keeps
+/// them from then on; every answer is the same either way.
 struct CachePartition: ScopePartition {
     private(set) var entries = LRUList<StoredEntry>()
-    private(set) var index: [String: LRUList<StoredEntry>.Handle] = [:]
+    private(set) var keyIndex = KeyIndex()
     private(set) var byteCount = 0
-    /// Counters only; sizes are filled in by `statistics`.
-    var counters = CacheStatistics()
-    private(set) var indexes = SecondaryIndexes()
     private var nextSequence: UInt64 = 0
-    /// Every expiring entry's expiry, plus stale items of entries since replaced, refreshed or removed (skipped
-    /// when popped, and dropped by a rebuild before they outnumber the entries): see `CachePartition+Expiry`.
+    /// Counters only; sizes are filled in by `statistics`.
+    var counters = PartitionCounters()
+    /// Kept while ``isIndexed`` only.
+    private var indexes = SecondaryIndexes()
+    /// While ``isIndexed``: every expiring entry's expiry, plus stale items of entries since replaced, refreshed
+    /// or removed (skipped when popped, and dropped by a rebuild before they outnumber the entries): see
+    /// `CachePartition+Expiry`. Empty (no allocation) while the partition is small.
     var expiryIndex = MinHeap<ExpiryItem>()
     /// The time the store's `ScopeDueQueue` was last asked to visit this partition by (it may visit earlier).
     var scheduledAt: CacheInstant?
@@ -50,37 +59,49 @@ struct CachePartition: ScopePartition {
     init() {}
 
     var statistics: CacheStatistics {
-        var statistics = counters
-        statistics.entryCount = index.count
+        var statistics = counters.statistics
+        statistics.entryCount = entries.count
         statistics.byteCount = byteCount
         return statistics
     }
 
     var isEmpty: Bool {
-        index.isEmpty
+        entries.isEmpty
+    }
+
+    /// Entries held.
+    var entryCount: Int {
+        entries.count
+    }
+
+    /// Whether the partition keeps its hash table, expiry heap and secondary indexes: from the first time it held
+    /// more than `KeyIndex.scanLimit` entries.
+    var isIndexed: Bool {
+        keyIndex.isHashed
     }
 
     // MARK: - Reading
 
-    /// The counting, recency-updating read of the hot path: one hash lookup, a few link writes, no allocation.
+    /// The counting, recency-updating read of the hot path: one hash lookup (or a scan of a few keys), a few link
+    /// writes, no allocation.
     mutating func lookup(_ key: String, at now: CacheInstant) -> CacheLookup {
-        guard let handle = index[key] else {
-            counters.misses += 1
+        guard let handle = keyIndex.handle(for: key, in: entries) else {
+            counters.add(1, to: .misses)
             return .miss
         }
         entries.moveToMostRecent(handle)
         let entry = entries[handle].entry
         if entry.isFresh(at: now) {
-            counters.hits += 1
+            counters.add(1, to: .hits)
             return .fresh(entry)
         }
-        counters.staleHits += 1
+        counters.add(1, to: .staleHits)
         return .stale(entry)
     }
 
     /// A read that changes nothing: no counters, no recency.
     func peek(_ key: String, at now: CacheInstant) -> CacheLookup {
-        guard let handle = index[key] else {
+        guard let handle = keyIndex.handle(for: key, in: entries) else {
             return .miss
         }
         let entry = entries[handle].entry
@@ -105,10 +126,10 @@ struct CachePartition: ScopePartition {
         evictsForBudget: Bool
     ) -> Removals {
         var removals = Removals()
-        if let handle = index[key] {
+        if let handle = keyIndex.handle(for: key, in: entries) {
             removals.replaced = remove(handle, budget: budget)
         }
-        while index.count >= limits.maxEntries, let victim = entries.leastRecent {
+        while entries.count >= limits.maxEntries, let victim = entries.leastRecent {
             removals.append(remove(victim, budget: budget), reason: .entryLimit)
         }
         while byteCount + entry.chargedBytes > limits.maxBytes, let victim = entries.leastRecent {
@@ -116,13 +137,16 @@ struct CachePartition: ScopePartition {
         }
         nextSequence += 1
         let handle = entries.insertAsMostRecent(StoredEntry(key: key, entry: entry, sequence: nextSequence))
-        index[key] = handle
-        if let expiresAt = entry.expiresAt {
-            indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: nextSequence))
+        if keyIndex.insert(key, handle: handle, in: entries) {
+            buildIndexes()
+        } else if isIndexed {
+            if let expiresAt = entry.expiresAt {
+                indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: nextSequence))
+            }
+            indexes.add(key, metadata: entry.metadata)
         }
-        indexes.add(key, metadata: entry.metadata)
         byteCount += entry.chargedBytes
-        counters.inserts += 1
+        counters.add(1, to: .inserts)
         if let budget {
             budget.charge(entry.chargedBytes)
             // Over the process budget without a primary reclaimer: this scope pays first, from its least recent
@@ -131,7 +155,7 @@ struct CachePartition: ScopePartition {
                 removals.append(remove(victim, budget: budget), reason: .memoryBudget)
             }
         }
-        counters.evictions += removals.entries.count
+        counters.add(removals.entries.count, to: .evictions)
         return removals
     }
 
@@ -140,7 +164,7 @@ struct CachePartition: ScopePartition {
         _ key: String,
         update: (inout CacheEntry) -> Void
     ) -> CacheEntry? {
-        guard let handle = index[key] else {
+        guard let handle = keyIndex.handle(for: key, in: entries) else {
             return nil
         }
         entries.moveToMostRecent(handle)
@@ -148,16 +172,24 @@ struct CachePartition: ScopePartition {
             update(&stored.entry)
             return (stored.entry, stored.sequence)
         }
-        if let expiresAt = entry.expiresAt {
+        if isIndexed, let expiresAt = entry.expiresAt {
             indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: sequence))
         }
         return entry
     }
 
+    /// Builds the expiry heap and secondary indexes from the entries held, when the key index turns to hashing.
+    private mutating func buildIndexes() {
+        rebuildExpiryIndex()
+        for handle in entries.handlesFromMostRecent {
+            indexes.add(entries[handle].key, metadata: entries[handle].entry.metadata)
+        }
+    }
+
     // MARK: - Removing
 
     mutating func remove(_ key: String, budget: MemoryBudget?) -> StoredEntry? {
-        guard let handle = index[key] else {
+        guard let handle = keyIndex.handle(for: key, in: entries) else {
             return nil
         }
         return remove(handle, budget: budget)
@@ -173,10 +205,10 @@ struct CachePartition: ScopePartition {
         var removals = Removals()
         var kept = 0
         for key in keys {
-            guard let position = index.index(forKey: key) else {
+            guard let position = keyIndex.position(of: key, in: entries) else {
                 continue
             }
-            if !includeUplifted, entries[index.values[position]].entry.metadata.isUplifted {
+            if !includeUplifted, entries[position.handle].entry.metadata.isUplifted {
                 kept += 1
                 continue
             }
@@ -185,16 +217,27 @@ struct CachePartition: ScopePartition {
         return (removals, kept)
     }
 
-    /// Removes the entries a `SecondaryIndexes` target selects.
+    /// Removes the entries a clear target selects: through the secondary indexes when the partition keeps them,
+    /// else by testing each entry.
     mutating func remove(
         _ target: ClearTarget,
         includeUplifted: Bool,
         budget: MemoryBudget?
     ) -> (removals: Removals, keptUplifted: Int) {
-        if case .keyPrefix = target {
-            indexes.buildSegmentsIfNeeded(storedKeys: index.keys)
+        var keys: [String] = []
+        if isIndexed {
+            if case .keyPrefix = target {
+                indexes.buildSegmentsIfNeeded(storedKeys: entries.keys)
+            }
+            keys = indexes.keys(for: target) { keyIndex.handle(for: $0, in: entries) != nil }
+        } else {
+            for handle in entries.handlesFromMostRecent {
+                let stored = entries[handle]
+                if SecondaryIndexes.selects(target, key: stored.key, metadata: stored.entry.metadata) {
+                    keys.append(stored.key)
+                }
+            }
         }
-        let keys = indexes.keys(for: target) { index[$0] != nil }
         return remove(keys: keys, includeUplifted: includeUplifted, budget: budget)
     }
 
@@ -205,7 +248,7 @@ struct CachePartition: ScopePartition {
     ) -> Removals {
         var removals = Removals()
         for (key, sequence) in selected {
-            guard let handle = index[key], entries[handle].sequence == sequence else {
+            guard let handle = keyIndex.handle(for: key, in: entries), entries[handle].sequence == sequence else {
                 continue
             }
             removals.append(remove(handle, budget: budget), reason: nil)
@@ -219,30 +262,30 @@ struct CachePartition: ScopePartition {
         while removals.bytes < bytes, let victim = entries.leastRecent {
             removals.append(remove(victim, budget: budget), reason: .memoryBudget)
         }
-        counters.evictions += removals.entries.count
+        counters.add(removals.entries.count, to: .evictions)
         return removals
     }
 
     mutating func remove(_ handle: LRUList<StoredEntry>.Handle, budget: MemoryBudget?) -> StoredEntry {
         let stored = entries.remove(handle)
-        index[stored.key] = nil
+        keyIndex.remove(stored.key)
         forget(stored, budget: budget)
         return stored
     }
 
-    /// Removes through a hash-table position already found, saving the second hash of the key.
-    private mutating func remove(
-        at position: Dictionary<String, LRUList<StoredEntry>.Handle>.Index,
-        budget: MemoryBudget?
-    ) -> StoredEntry {
-        let stored = entries.remove(index.remove(at: position).value)
+    /// Removes through a key position already found, saving the second hash of the key.
+    private mutating func remove(at position: KeyIndex.Position, budget: MemoryBudget?) -> StoredEntry {
+        let stored = entries.remove(position.handle)
+        keyIndex.remove(at: position)
         forget(stored, budget: budget)
         return stored
     }
 
-    /// The bookkeeping after an entry left the slab and the hash table.
+    /// The bookkeeping after an entry left the slab and the key index.
     private mutating func forget(_ stored: StoredEntry, budget: MemoryBudget?) {
-        indexes.remove(stored.key, metadata: stored.entry.metadata) { index[$0] != nil }
+        if isIndexed {
+            indexes.remove(stored.key, metadata: stored.entry.metadata) { keyIndex.handle(for: $0, in: entries) != nil }
+        }
         byteCount -= stored.entry.chargedBytes
         budget?.release(stored.entry.chargedBytes)
     }

@@ -11,7 +11,7 @@ extension CacheStore {
     public func clear(scope: CacheScope, reason: ClearReason = .manual) -> ClearReport {
         let start = ContinuousClock.now
         let detached = partitions.detach(scope)
-        let entries = detached?.index.count ?? 0
+        let entries = detached?.entryCount ?? 0
         let bytes = detached?.byteCount ?? 0
         budget?.release(bytes)
         if let detached, entries >= Self.backgroundReleaseThreshold {

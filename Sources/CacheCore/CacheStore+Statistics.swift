@@ -15,9 +15,9 @@ extension CacheStore {
         partitions.withPartition(scope) { partition in
             switch activity {
             case .networkFetch:
-                partition.counters.networkFetches += 1
+                partition.counters.add(1, to: .networkFetches)
             case .deduplicatedJoin:
-                partition.counters.deduplicatedJoins += 1
+                partition.counters.add(1, to: .deduplicatedJoins)
             }
             if partition.isEmpty {
                 schedule(scope, &partition)
@@ -42,7 +42,7 @@ extension CacheStore {
     }
 
     public func entryCount(in scope: CacheScope) -> Int {
-        partitions.withExistingPartition(scope) { $0.index.count } ?? 0
+        partitions.withExistingPartition(scope) { $0.entryCount } ?? 0
     }
 
     /// Keys from most to least recently used.

@@ -35,8 +35,9 @@ public struct LRUList<Element: Sendable>: Sendable {
     @usableFromInline var leastRecentIndex: Int32 = none
 
     /// Elements held.
-    @inlinable public var count: Int { storedCount }
-    @usableFromInline var storedCount = 0
+    @inlinable public var count: Int { Int(storedCount) }
+    /// 32 bits like the links (a slab holds at most `Int32.max` slots), so the header packs into three words.
+    @usableFromInline var storedCount: Int32 = 0
 
     @inlinable public init() {}
 

@@ -141,6 +141,21 @@ struct KeyPrefixIndexTests {
             #expect(found.count == Set(found).count)
         }
     }
+
+    @Test("a copy of a scope's indexes keeps its own key-prefix tree when the original changes afterwards")
+    func copiedIndexesStayApart() {
+        var original = SecondaryIndexes()
+        original.add("cards.page_1", metadata: CacheEntryMetadata())
+        original.buildSegmentsIfNeeded(storedKeys: ["cards.page_1"])
+        let copy = original
+
+        original.add("cards.page_2", metadata: CacheEntryMetadata())
+        original.remove("cards.page_1", metadata: CacheEntryMetadata()) { $0 == "cards.page_2" }
+
+        let stored: Set = ["cards.page_1", "cards.page_2"]
+        #expect(original.keys(for: .keyPrefix("cards."), isStored: stored.contains) == ["cards.page_2"])
+        #expect(copy.keys(for: .keyPrefix("cards."), isStored: stored.contains) == ["cards.page_1"])
+    }
 }
 
 /// A small deterministic generator so the randomized test is reproducible.
