@@ -118,10 +118,14 @@ churn() { # a run where every request brings a new session; RSS sampled every se
   awk '/^VmRSS/ { print $2 }' "/proc/$BFF_PID/status" >>"$samples"
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
-  printf 'churn     %s rss_mib_start=%s rss_mib_peak=%s rss_mib_end=%s\n' "${result#BENCH }" \
+  # What the cache charged its budget (payloads, sessions, their parts), to tell the cache's share of the growth.
+  local charged
+  charged=$(curl -fsS "$BFF_URL/metrics" | awk '/^ucache_memory_used_bytes / { print $2 }')
+  printf 'churn     %s rss_mib_start=%s rss_mib_peak=%s rss_mib_end=%s charged_mib_end=%s\n' "${result#BENCH }" \
     "$(awk 'NR == 1 { printf "%.1f", $1 / 1024 }' "$samples")" \
     "$(sort -n "$samples" | awk 'END { printf "%.1f", $1 / 1024 }')" \
-    "$(awk 'END { printf "%.1f", $1 / 1024 }' "$samples")"
+    "$(awk 'END { printf "%.1f", $1 / 1024 }' "$samples")" \
+    "$(awk -v b="${charged:-0}" 'BEGIN { printf "%.1f", b / 1048576 }')"
 }
 
 echo "GET /dashboard, 50 sessions, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores; load: $(uptime | sed -E 's/.*load average: //')"
