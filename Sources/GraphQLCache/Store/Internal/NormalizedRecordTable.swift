@@ -41,10 +41,12 @@ final class NormalizedRecordTable: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` alone with the records; sizes are mirrored for statistics afterwards.
+    /// Runs `body` alone with the records; afterwards the write index follows the record count and sizes are
+    /// mirrored for statistics.
     func write<Result>(_ body: (inout NormalizedTableState) -> Result) -> Result {
         lock.withWriteLock {
             let result = body(&state)
+            state.settleWriteIndex()
             recordCountMirror.store(state.records.count, ordering: .relaxed)
             byteCountMirror.store(state.byteCount, ordering: .relaxed)
             return result

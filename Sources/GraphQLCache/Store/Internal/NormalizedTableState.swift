@@ -21,13 +21,15 @@ struct RemovalTally: Sendable {
 struct NormalizedTableState {
     private(set) var records: [String: NormalizedRecord] = [:]
     private(set) var byteCount = 0
-    /// Set when the scope's partition was detached (cleared); nothing is written any more.
-    var isDropped = false
     /// Every record's last write, plus stale items of earlier writes (skipped when popped, dropped by a rebuild
-    /// before they outnumber the records): see `NormalizedTableState+Purge`.
-    var writeIndex = MinHeap<WriteItem>()
+    /// before they outnumber the records); `nil` while the table holds few records, whose purge scans them
+    /// instead: see `NormalizedTableState+Purge`.
+    var writeIndex: MinHeap<WriteItem>?
     /// The time the store's `ScopeDueQueue` was last asked to visit this table by (it may visit earlier).
     var scheduledAt: CacheInstant?
+    /// Set when the scope's partition was detached (cleared); nothing is written any more. Last, so it packs
+    /// after `scheduledAt`'s tag byte instead of taking a word of its own.
+    var isDropped = false
 
     // MARK: - Writing
 
