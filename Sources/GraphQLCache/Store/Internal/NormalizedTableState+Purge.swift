@@ -52,7 +52,7 @@ extension NormalizedTableState {
     mutating func removeWritten(before cutoff: CacheInstant, budget: MemoryBudget?) -> RemovalTally {
         var tally = RemovalTally()
         guard writeIndex != nil else {
-            let old = records.values.filter { $0.lastWrite < cutoff }.sorted { $0.lastWrite < $1.lastWrite }
+            let old = records.filter { $0.lastWrite < cutoff }.sorted { $0.lastWrite < $1.lastWrite }
             for record in old {
                 if let removed = remove(record.key, budget: budget) {
                     tally.add(removed)
@@ -73,14 +73,14 @@ extension NormalizedTableState {
 
     /// A write index of every record's last write, nothing stale.
     private func latestWrites() -> MinHeap<WriteItem> {
-        MinHeap(unordered: records.values.map { WriteItem(writtenAt: $0.lastWrite, key: $0.key) })
+        MinHeap(unordered: records.map { WriteItem(writtenAt: $0.lastWrite, key: $0.key) })
     }
 
     /// The earliest last write of the table's records (`nil` when it holds none); with a write index, its
     /// earliest item, which may be earlier (a stale item): a purge then visits early and finds less to remove.
     var oldestWrite: CacheInstant? {
         guard let writeIndex else {
-            return records.values.lazy.map(\.lastWrite).min()
+            return records.lazy.map(\.lastWrite).min()
         }
         return writeIndex.min?.writtenAt
     }
