@@ -47,7 +47,9 @@ struct RecordMapTests {
             clock.advance(seconds: 1)
         }
         for id in 0..<12 {
-            #expect(try store.hitData(balance, variables: ["id": .string("\(id)")])["account"]?["balance"] == .int(Int64(id)))
+            #expect(
+                try store.hitData(balance, variables: ["id": .string("\(id)")])["account"]?["balance"]
+                    == .int(Int64(id)))
         }
 
         store.purgeRecords(writtenBefore: CacheInstant(nanoseconds: 9_500_000_000))
@@ -57,7 +59,9 @@ struct RecordMapTests {
             _ = try store.miss(balance, variables: ["id": .string("\(id)")])
         }
         for id in 10..<12 {
-            #expect(try store.hitData(balance, variables: ["id": .string("\(id)")])["account"]?["balance"] == .int(Int64(id)))
+            #expect(
+                try store.hitData(balance, variables: ["id": .string("\(id)")])["account"]?["balance"]
+                    == .int(Int64(id)))
         }
         #expect(store.statistics(for: alice).expirations == 10)
     }

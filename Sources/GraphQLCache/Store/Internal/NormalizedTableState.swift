@@ -20,16 +20,27 @@ struct RemovalTally: Sendable {
 /// drift apart.
 struct NormalizedTableState {
     private(set) var records = RecordMap()
+    /// Set when the scope's partition was detached (cleared); nothing is written any more. Right after `records`,
+    /// so it packs after the map's tag byte instead of taking a word of its own.
+    var isDropped = false
     private(set) var byteCount = 0
     /// Every record's last write, plus stale items of earlier writes (skipped when popped, dropped by a rebuild
     /// before they outnumber the records); `nil` while the table holds few records, whose purge scans them
     /// instead: see `NormalizedTableState+Purge`.
     var writeIndex: MinHeap<WriteItem>?
+    /// `scheduledAt` in one word: `Int64.max` when unset (an instant 292 years after the clock's origin, taken
+    /// for unset if it ever came, only makes the table tell the queue again: the queue ignores a later schedule).
+    private var scheduledNanoseconds = Int64.max
+
     /// The time the store's `ScopeDueQueue` was last asked to visit this table by (it may visit earlier).
-    var scheduledAt: CacheInstant?
-    /// Set when the scope's partition was detached (cleared); nothing is written any more. Last, so it packs
-    /// after `scheduledAt`'s tag byte instead of taking a word of its own.
-    var isDropped = false
+    var scheduledAt: CacheInstant? {
+        get {
+            scheduledNanoseconds == .max ? nil : CacheInstant(nanoseconds: scheduledNanoseconds)
+        }
+        set {
+            scheduledNanoseconds = newValue?.nanoseconds ?? .max
+        }
+    }
 
     // MARK: - Writing
 
