@@ -9,6 +9,9 @@ import Synchronization
 /// lock for the queue: a scope is scheduled when it first gets something to expire and after each purge visit,
 /// not per operation. The queue's lock is a leaf: it may be taken while a store's stripe or table lock is held,
 /// and nothing else is locked while it is held.
+///
+/// Each scheduled scope is one item of the queue's heap, moved in place when scheduled earlier (found through an
+/// index of 4-byte slots): about 40 bytes per scope, and never more items than scopes (see `ScopeDueHeap`).
 public final class ScopeDueQueue: Sendable {
     private let heap = Mutex(ScopeDueHeap())
 
@@ -22,8 +25,9 @@ public final class ScopeDueQueue: Sendable {
         heap.withLock { $0.schedule(scope, at: instant) }
     }
 
-    /// Removes and returns the scopes due at or before `instant`, earliest first. Their schedules are gone: the
-    /// caller visits each and schedules it again if something is left to wait for.
+    /// Removes and returns the scopes due at or before `instant`, earliest first (scopes due at the same instant
+    /// in no particular order), each once. Their schedules are gone: the caller visits each and schedules it again
+    /// if something is left to wait for.
     public func popDue(through instant: CacheInstant) -> [CacheScope] {
         heap.withLock { heap in
             var due: [CacheScope] = []
