@@ -8,7 +8,7 @@ extension GraphQLJSON {
         _ type: T.Type,
         userInfo: [CodingUserInfoKey: any Sendable] = [:]
     ) throws(GraphQLCacheError) -> T {
-        let decoder = RecordDecoder(records: [:], context: nil, value: .json(self), userInfo: userInfo)
+        let decoder = RecordDecoder(records: RecordMap(), context: nil, value: .json(self), userInfo: userInfo)
         do {
             return try decoder.decode(type)
         } catch {

@@ -17,7 +17,7 @@ enum DecodingValue {
 /// afterwards (as Foundation's JSONDecoder does), so a nested struct costs no allocation of its own. Only used
 /// under the scope's read lock, on one thread.
 final class RecordDecoder: Decoder {
-    let records: [String: NormalizedRecord]
+    let records: RecordMap
     let context: SelectionContext?
     let userInfo: [CodingUserInfoKey: Any]
     // Exclusivity is not checked at run time on these two (the checks were a tenth of a decode): the decoder is
@@ -28,7 +28,7 @@ final class RecordDecoder: Decoder {
     @exclusivity(unchecked) private(set) var pathStack: [any CodingKey] = []
 
     init(
-        records: [String: NormalizedRecord],
+        records: RecordMap,
         context: SelectionContext?,
         value: DecodingValue,
         userInfo: [CodingUserInfoKey: Any] = [:],

@@ -154,7 +154,7 @@ extension GraphQLNormalizedStore {
             state.isDropped = true
             return state.removeAll(budget: budget)
         }
-        let fields = records.count < 512 ? records.values.reduce(0) { $0 + $1.fields.count } : 0
+        let fields = records.count < 512 ? records.reduce(0) { $0 + $1.fields.count } : 0
         if records.count >= 512 {
             // Freeing thousands of records takes milliseconds; the caller's request should not wait for it.
             DispatchQueue.global(qos: .utility).async {

@@ -133,7 +133,7 @@ extension GraphQLNormalizedStore {
             }
         } else {
             var reader = RecordReader(
-                records: [:], context: context, tick: 0, separatedFields: separated, ruledTypenames: ruled,
+                records: RecordMap(), context: context, tick: 0, separatedFields: separated, ruledTypenames: ruled,
                 tracksTouched: reportsTouched)
             result = try Self.walk(&reader, root: reader.root(rootKey, typename: rootTypename), node: node, body)
         }

@@ -157,7 +157,7 @@ public final class GraphQLNormalizedStore: Sendable {
 
     /// Copies of every record of the scope, sorted by key: for export and debugging. Costs a copy of the scope.
     public func records(in scope: CacheScope) -> [GraphQLRecord] {
-        let snapshot = table(for: scope)?.read { state in state.records.values.map(\.snapshot) } ?? []
+        let snapshot = table(for: scope)?.read { state in state.records.map(\.snapshot) } ?? []
         return snapshot.sorted { $0.key < $1.key }
     }
 

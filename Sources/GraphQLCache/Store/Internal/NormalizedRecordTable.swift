@@ -16,8 +16,13 @@ final class NormalizedRecordTable: @unchecked Sendable {
 
     /// Moves on every clear and on drop; a write proceeds only if the epoch it saw (with the scope's generation,
     /// under the stripe lock) is unchanged once it holds the write lock. That closes the window between the
-    /// generation check and the merge, so nothing written before a clear lands after it.
-    let epoch = Atomic<UInt64>(0)
+    /// generation check and the merge, so nothing written before a clear lands after it. 32 bits (wrapping): a
+    /// write would have to outlast 2³² clears of its scope to see the same epoch again.
+    let epoch = Atomic<UInt32>(0)
+    /// The record count, for statistics and reclaim ranking without the lock; 32 bits (a table holds far fewer
+    /// records: each costs hundreds of bytes), next to `epoch` so the two share a word and the object stays in a
+    /// smaller allocation size.
+    private let recordCountMirror = Atomic<UInt32>(0)
     private let useCounter = Atomic<UInt64>(0)
     private let hits = Atomic<Int>(0)
     private let misses = Atomic<Int>(0)
@@ -27,7 +32,6 @@ final class NormalizedRecordTable: @unchecked Sendable {
     private let inserts = Atomic<Int>(0)
     private let evictions = Atomic<Int>(0)
     private let expirations = Atomic<Int>(0)
-    private let recordCountMirror = Atomic<Int>(0)
     private let byteCountMirror = Atomic<Int>(0)
 
     init() {}
@@ -41,11 +45,13 @@ final class NormalizedRecordTable: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` alone with the records; sizes are mirrored for statistics afterwards.
+    /// Runs `body` alone with the records; afterwards the write index follows the record count and sizes are
+    /// mirrored for statistics.
     func write<Result>(_ body: (inout NormalizedTableState) -> Result) -> Result {
         lock.withWriteLock {
             let result = body(&state)
-            recordCountMirror.store(state.records.count, ordering: .relaxed)
+            state.settleWriteIndex()
+            recordCountMirror.store(UInt32(clamping: state.records.count), ordering: .relaxed)
             byteCountMirror.store(state.byteCount, ordering: .relaxed)
             return result
         }
@@ -73,11 +79,11 @@ final class NormalizedRecordTable: @unchecked Sendable {
 
     /// Moves the epoch so that writes that checked the generation before now are refused.
     func advanceEpoch() {
-        epoch.add(1, ordering: .sequentiallyConsistent)
+        epoch.wrappingAdd(1, ordering: .sequentiallyConsistent)
     }
 
     var recordCount: Int {
-        recordCountMirror.load(ordering: .relaxed)
+        Int(recordCountMirror.load(ordering: .relaxed))
     }
 
     var byteCount: Int {

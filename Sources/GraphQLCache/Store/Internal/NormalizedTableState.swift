@@ -19,15 +19,28 @@ struct RemovalTally: Sendable {
 /// Every method that changes `byteCount` also charges or releases the process `MemoryBudget`, so the two never
 /// drift apart.
 struct NormalizedTableState {
-    private(set) var records: [String: NormalizedRecord] = [:]
-    private(set) var byteCount = 0
-    /// Set when the scope's partition was detached (cleared); nothing is written any more.
+    private(set) var records = RecordMap()
+    /// Set when the scope's partition was detached (cleared); nothing is written any more. Right after `records`,
+    /// so it packs after the map's tag byte instead of taking a word of its own.
     var isDropped = false
+    private(set) var byteCount = 0
     /// Every record's last write, plus stale items of earlier writes (skipped when popped, dropped by a rebuild
-    /// before they outnumber the records): see `NormalizedTableState+Purge`.
-    var writeIndex = MinHeap<WriteItem>()
+    /// before they outnumber the records); `nil` while the table holds few records, whose purge scans them
+    /// instead: see `NormalizedTableState+Purge`.
+    var writeIndex: MinHeap<WriteItem>?
+    /// `scheduledAt` in one word: `Int64.max` when unset (an instant 292 years after the clock's origin, taken
+    /// for unset if it ever came, only makes the table tell the queue again: the queue ignores a later schedule).
+    private var scheduledNanoseconds = Int64.max
+
     /// The time the store's `ScopeDueQueue` was last asked to visit this table by (it may visit earlier).
-    var scheduledAt: CacheInstant?
+    var scheduledAt: CacheInstant? {
+        get {
+            scheduledNanoseconds == .max ? nil : CacheInstant(nanoseconds: scheduledNanoseconds)
+        }
+        set {
+            scheduledNanoseconds = newValue?.nanoseconds ?? .max
+        }
+    }
 
     // MARK: - Writing
 
@@ -55,13 +68,15 @@ struct NormalizedTableState {
                 }
             } else {
                 let bytes = draft.bytes
-                records[key] = NormalizedRecord(
-                    key: key,
-                    typename: draft.typename,
-                    fields: draft.fields,
-                    byteCount: bytes,
-                    lastUse: tick,
-                    lastWrite: now
+                records.insert(
+                    NormalizedRecord(
+                        key: key,
+                        typename: draft.typename,
+                        fields: draft.fields,
+                        byteCount: bytes,
+                        lastUse: tick,
+                        lastWrite: now
+                    )
                 )
                 added += bytes
                 newRecords += 1
@@ -126,7 +141,7 @@ struct NormalizedTableState {
         where shouldRemove: (NormalizedRecord) -> Bool
     ) -> RemovalTally {
         var tally = RemovalTally()
-        let selected = records.values.filter(shouldRemove)
+        let selected = records.filter(shouldRemove)
         for record in selected {
             if let removed = remove(record.key, budget: budget) {
                 tally.add(removed)
@@ -144,7 +159,7 @@ struct NormalizedTableState {
         where shouldRemove: (NormalizedRecord, String, GraphQLRecordField) -> Bool
     ) -> RemovalTally {
         var tally = RemovalTally()
-        let candidates = recordKeys.map { keys in keys.compactMap { records[$0] } } ?? Array(records.values)
+        let candidates = recordKeys.map { keys in keys.compactMap { records[$0] } } ?? Array(records)
         for record in candidates {
             let doomed = record.fields.removeAll { shouldRemove(record, $0.key, $0.field) }
             guard !doomed.isEmpty else {
@@ -185,10 +200,10 @@ struct NormalizedTableState {
     }
 
     /// Takes every record out (a clear), releasing their bytes.
-    mutating func removeAll(budget: MemoryBudget?) -> (records: [String: NormalizedRecord], bytes: Int) {
+    mutating func removeAll(budget: MemoryBudget?) -> (records: RecordMap, bytes: Int) {
         let taken = records
         let bytes = byteCount
-        records = [:]
+        records = RecordMap()
         byteCount = 0
         budget?.release(bytes)
         return (taken, bytes)
@@ -209,7 +224,7 @@ struct NormalizedTableState {
         }
         var candidates: [(tick: UInt64, isRoot: Bool, key: String)] = []
         candidates.reserveCapacity(records.count)
-        for record in records.values {
+        for record in records {
             let tick = record.lastUse.load(ordering: .relaxed)
             if tick != sparedTick {
                 candidates.append((tick, GraphQLRecord.isRootKey(record.key), record.key))

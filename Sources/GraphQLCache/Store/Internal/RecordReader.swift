@@ -8,7 +8,7 @@ import GraphQLLanguage
 /// Marks every record it reaches as used (an atomic store), so reads keep records in the LRU order without the
 /// write lock.
 struct RecordReader {
-    let records: [String: NormalizedRecord]
+    let records: RecordMap
     let context: SelectionContext
     let tick: UInt64
     /// Typename → field names whose write times are gathered per schema coordinate (`Account.balance`) instead
@@ -34,7 +34,7 @@ struct RecordReader {
     private var path = ResponsePath()
 
     init(
-        records: [String: NormalizedRecord],
+        records: RecordMap,
         context: SelectionContext,
         tick: UInt64,
         separatedFields: [String: Set<String>] = [:],
