@@ -54,6 +54,12 @@ extension CacheHub {
         principal: VerifiedPrincipal,
         credentials: APIService.Credentials
     ) -> CacheSession {
+        if let live = registry.touchLive(key, principal: principal, now: clock.now()) {
+            if live.refresh(credentials) {
+                registry.countCredentialRefresh()
+            }
+            return live
+        }
         let factory = factory
         let acquired = registry.acquire(key, principal: principal, now: clock.now()) {
             CacheSession(key: key, principal: principal, credentials: credentials, factory: factory)
