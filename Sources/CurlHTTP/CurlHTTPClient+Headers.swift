@@ -112,8 +112,10 @@ extension CurlHTTPClient {
             _ left: [(name: String, value: String)], _ right: [(name: String, value: String)]
         ) -> Bool {
             guard left.count == right.count else { return false }
-            for index in left.indices where left[index].name != right[index].name || left[index].value != right[index].value {
-                return false
+            for index in left.indices {
+                guard left[index].name == right[index].name, left[index].value == right[index].value else {
+                    return false
+                }
             }
             return true
         }

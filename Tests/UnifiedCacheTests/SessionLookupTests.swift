@@ -20,13 +20,16 @@ struct SessionLookupTests {
     func anotherPrincipalAfterRepeatedLookups() async throws {
         let harness = try await FacadeHarness("lookupprincipal", settings: try lookupSettings())
         let hub = harness.hub
-        let alice = hub.session(id: "cookie-1", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
+        func lookup(_ user: String) -> CacheSession {
+            hub.session(id: "cookie-1", principal: VerifiedPrincipal(user), credentials: .bearer("token-\(user)"))
+        }
+        let alice = lookup("alice")
         _ = try await alice.rest.perform(with: accounts).get()
         for _ in 0..<3 {
-            #expect(hub.session(id: "cookie-1", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice")) === alice)
+            #expect(lookup("alice") === alice)
         }
 
-        let bob = hub.session(id: "cookie-1", principal: VerifiedPrincipal("bob"), credentials: .bearer("token-bob"))
+        let bob = lookup("bob")
 
         #expect(bob !== alice)
         #expect(bob.principal == VerifiedPrincipal("bob"))
@@ -34,7 +37,7 @@ struct SessionLookupTests {
         #expect(hub.sessionCount == 1)
         #expect(hub.sessionStatistics().ended(.principalChanged) == 1)
         #expect(harness.events.sessionEndings == [.principalChanged])
-        #expect(hub.session(id: "cookie-1", principal: VerifiedPrincipal("bob"), credentials: .bearer("token-bob")) === bob)
+        #expect(lookup("bob") === bob)
     }
 
     @Test("a session found again takes changed credentials, and the same token in a new header list is no refresh")
