@@ -127,7 +127,8 @@ final class SessionRegistry: Sendable {
     /// goes through `acquire`, which handles every other case (a touch done here is harmless there: the session
     /// is then the most recent, used at `now`).
     ///
-    /// One lock, one hash of the key, no array and no closure: the path of every request of a signed-in user.
+    /// One lock, one hash of the key, no endings array and no `make` closure: the path of every request of a
+    /// signed-in user.
     func touchLive(_ key: SessionKey, principal: VerifiedPrincipal, now: CacheInstant) -> CacheSession? {
         state.withLock { state in
             guard let handle = state.index[key] else { return nil }

@@ -42,8 +42,8 @@ enum SessionKey: Hashable, Sendable {
     }
 
     /// The string alone, hashed once per lookup (no case tag: an id and a subject spelled alike share a bucket and
-    /// still differ as keys, which costs a comparison, never a wrong session). Keyed by the process's random
-    /// seed like every `Hasher`, so ids a client chooses cannot be made to collide.
+    /// still differ as keys, which costs a comparison, never a wrong session). `Hasher` is keyed by the process's
+    /// random seed, so a client choosing session ids cannot predict which of them collide.
     func hash(into hasher: inout Hasher) {
         switch self {
         case .id(let value), .principal(let value): hasher.combine(value)
