@@ -54,15 +54,17 @@ extension CacheHub {
         principal: VerifiedPrincipal,
         credentials: APIService.Credentials
     ) -> CacheSession {
-        if let live = registry.touchLive(key, principal: principal, now: clock.now()) {
-            if live.refresh(credentials) {
+        let lookup = registry.acquire(
+            key, principal: principal, now: clock.now(), credentials: credentials, factory: factory)
+        let acquired: SessionRegistry.Acquired
+        switch lookup {
+        case .live(let session):
+            if session.refresh(credentials) {
                 registry.countCredentialRefresh()
             }
-            return live
-        }
-        let factory = factory
-        let acquired = registry.acquire(key, principal: principal, now: clock.now()) {
-            CacheSession(key: key, principal: principal, credentials: credentials, factory: factory)
+            return session
+        case .acquired(let found):
+            acquired = found
         }
         if acquired.created {
             replication?.register(acquired.session)
