@@ -83,7 +83,8 @@ final class SessionRegistry: Sendable {
         state.withLock { $0.limits }
     }
 
-    /// What ``acquire(_:principal:now:credentials:factory:)`` found: most often the live session with nothing else to do.
+    /// What ``acquire(_:principal:now:credentials:factory:)`` found: most often the live session with nothing else
+    /// to do.
     enum Lookup: Sendable {
         /// The live session bound to the principal, marked used, with nothing ended on the way.
         case live(CacheSession)
@@ -92,9 +93,9 @@ final class SessionRegistry: Sendable {
     }
 
     /// The live session for `key`, if it is bound to `principal` and not expired; otherwise a new session with
-    /// these credentials, registered as the most recent. A session under the same key with another principal, or past its
-    /// idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other expired
-    /// sessions and, past the bound, the least recently used ones.
+    /// these credentials, registered as the most recent. A session under the same key with another principal, or
+    /// past its idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other
+    /// expired sessions and, past the bound, the least recently used ones.
     ///
     /// A live session found with nothing else to end (the path of every request of a signed-in user) costs one
     /// hash of the key, a touch and a move in the order, and makes no endings array (nor a closure capturing the
