@@ -97,12 +97,27 @@ extension CurlHTTPClient {
                 // The same array storage (a session asked for again with the credentials it holds): equal without
                 // comparing every name and value.
                 if Self.shareStorage(left, right) { return true }
+                return Self.fieldsEqual(left, right)
             case (.received(let left), .received(let right)):
                 if left.bytes == right.bytes { return true }
             default:
                 break
             }
             return lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+        }
+
+        /// Name by name and value by value, in place: no copy of either list and no iterator (a session asked for
+        /// with fresh credentials of the same token compares them on every request).
+        private static func fieldsEqual(
+            _ left: [(name: String, value: String)], _ right: [(name: String, value: String)]
+        ) -> Bool {
+            guard left.count == right.count else { return false }
+            for index in left.indices {
+                guard left[index].name == right[index].name, left[index].value == right[index].value else {
+                    return false
+                }
+            }
+            return true
         }
 
         /// Whether two field lists are one array storage (then equal), without touching their elements.

@@ -35,4 +35,15 @@ struct HeadersEqualityTests {
         #expect(CurlHTTPClient.Headers() != Self.bearer)
         #expect(CurlHTTPClient.Headers() == CurlHTTPClient.Headers([]))
     }
+
+    @Test("lists built apart differ when one value at the same place differs, or one list has a field more")
+    func listsBuiltApartCompareEveryField() {
+        let otherTenant: CurlHTTPClient.Headers = ["Authorization": "Bearer token-1", "X-Tenant": "acmf"]
+        #expect(otherTenant != Self.bearer)
+        let otherName: CurlHTTPClient.Headers = ["Authorization": "Bearer token-1", "X-Tenanu": "acme"]
+        #expect(otherName != Self.bearer)
+        let longer: CurlHTTPClient.Headers = ["Authorization": "Bearer token-1", "X-Tenant": "acme", "X-Team": "a"]
+        #expect(longer != Self.bearer)
+        #expect(Self.bearer != longer)
+    }
 }

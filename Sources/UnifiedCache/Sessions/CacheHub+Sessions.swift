@@ -54,9 +54,17 @@ extension CacheHub {
         principal: VerifiedPrincipal,
         credentials: APIService.Credentials
     ) -> CacheSession {
-        let factory = factory
-        let acquired = registry.acquire(key, principal: principal, now: clock.now()) {
-            CacheSession(key: key, principal: principal, credentials: credentials, factory: factory)
+        let lookup = registry.acquire(
+            key, principal: principal, now: clock.now(), credentials: credentials, factory: factory)
+        let acquired: SessionRegistry.Acquired
+        switch lookup {
+        case .live(let session):
+            if session.refresh(credentials) {
+                registry.countCredentialRefresh()
+            }
+            return session
+        case .acquired(let found):
+            acquired = found
         }
         if acquired.created {
             replication?.register(acquired.session)

@@ -1,4 +1,5 @@
 import CacheCore
+import CurlHTTP
 import Synchronization
 
 /// The live sessions in one recency order: found by key in O(1), ended by idle expiry and by the live-session
@@ -61,7 +62,7 @@ final class SessionRegistry: Sendable {
         let reason: ClearReason
     }
 
-    /// What ``acquire(_:principal:now:make:)`` found or made, and what had to end on the way.
+    /// What ``acquire(_:principal:now:credentials:factory:)`` found or made, and what had to end on the way.
     struct Acquired: Sendable {
         let session: CacheSession
         let created: Bool
@@ -82,43 +83,73 @@ final class SessionRegistry: Sendable {
         state.withLock { $0.limits }
     }
 
-    /// The live session for `key`, if it is bound to `principal` and not expired; otherwise the session `make`
-    /// returns, registered as the most recent. A session under the same key with another principal, or past its
-    /// idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other expired
-    /// sessions and, past the bound, the least recently used ones.
+    /// What ``acquire(_:principal:now:credentials:factory:)`` found: most often the live session with nothing else
+    /// to do.
+    enum Lookup: Sendable {
+        /// The live session bound to the principal, marked used, with nothing ended on the way.
+        case live(CacheSession)
+        /// Any other case: a session made, or found with others ended on the way.
+        case acquired(Acquired)
+    }
+
+    /// The live session for `key`, if it is bound to `principal` and not expired; otherwise a new session with
+    /// these credentials, registered as the most recent. A session under the same key with another principal, or
+    /// past its idle timeout, is removed and returned among the endings; so are up to ``expiriesPerAcquire`` other
+    /// expired sessions and, past the bound, the least recently used ones.
+    ///
+    /// A live session found with nothing else to end (the path of every request of a signed-in user) costs one
+    /// hash of the key, a touch and a move in the order, and makes no endings array (nor a closure capturing the
+    /// credentials: the session is made here, from the arguments, only when one is needed).
     func acquire(
         _ key: SessionKey,
         principal: VerifiedPrincipal,
         now: CacheInstant,
-        make: () -> CacheSession
-    ) -> Acquired {
+        credentials: UpstreamCredentials,
+        factory: SessionFactory
+    ) -> Lookup {
         state.withLock { state in
-            var endings: [Ending] = []
-            if let handle = state.index[key] {
-                let idleNanoseconds = state.idleNanoseconds
-                let (session, expired) = state.order.update(handle) { slot in
-                    (slot.session, State.isExpired(lastUsed: slot.lastUsed, idleNanoseconds: idleNanoseconds, at: now))
-                }
-                if expired {
-                    endings.append(state.remove(handle, reason: .sessionExpired))
-                } else if session.principal != principal {
-                    endings.append(state.remove(handle, reason: .principalChanged))
-                } else {
-                    state.order.moveToMostRecent(handle)
-                    state.order.update(handle) { $0.lastUsed = now }
-                    Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
-                    return Acquired(session: session, created: false, endings: endings)
-                }
+            func make() -> CacheSession {
+                CacheSession(key: key, principal: principal, credentials: credentials, factory: factory)
             }
-            let session = make()
-            state.index[key] = state.order.insertAsMostRecent(Slot(key: key, session: session, lastUsed: now))
-            state.statistics.created += 1
-            Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
-            while state.order.count > state.limits.maxSessions, let oldest = state.order.leastRecent {
-                endings.append(state.remove(oldest, reason: .sessionEvicted))
+            guard let handle = state.index[key] else {
+                return .acquired(Self.register(key, make(), in: &state, now: now, endings: []))
             }
-            return Acquired(session: session, created: true, endings: endings)
+            let idleNanoseconds = state.idleNanoseconds
+            let live = state.order.update(handle) { slot -> CacheSession? in
+                guard slot.session.principal == principal,
+                    !State.isExpired(lastUsed: slot.lastUsed, idleNanoseconds: idleNanoseconds, at: now)
+                else { return nil }
+                slot.lastUsed = now
+                return slot.session
+            }
+            if let live {
+                state.order.moveToMostRecent(handle)
+                guard let oldest = state.order.leastRecent, state.isExpired(oldest, at: now) else {
+                    return .live(live)
+                }
+                var endings: [Ending] = []
+                Self.endExpired(in: &state, at: now, limit: Self.expiriesPerAcquire, into: &endings)
+                return .acquired(Acquired(session: live, created: false, endings: endings))
+            }
+            let expired = state.isExpired(handle, at: now)
+            let ending = state.remove(handle, reason: expired ? .sessionExpired : .principalChanged)
+            return .acquired(Self.register(key, make(), in: &state, now: now, endings: [ending]))
         }
+    }
+
+    /// Registers a new session as the most recent, then ends up to ``expiriesPerAcquire`` expired sessions and,
+    /// past the bound, the least recently used ones.
+    private static func register(
+        _ key: SessionKey, _ session: CacheSession, in state: inout State, now: CacheInstant, endings: [Ending]
+    ) -> Acquired {
+        var endings = endings
+        state.index[key] = state.order.insertAsMostRecent(Slot(key: key, session: session, lastUsed: now))
+        state.statistics.created += 1
+        endExpired(in: &state, at: now, limit: expiriesPerAcquire, into: &endings)
+        while state.order.count > state.limits.maxSessions, let oldest = state.order.leastRecent {
+            endings.append(state.remove(oldest, reason: .sessionEvicted))
+        }
+        return Acquired(session: session, created: true, endings: endings)
     }
 
     /// The live session for `key`, without marking it used.

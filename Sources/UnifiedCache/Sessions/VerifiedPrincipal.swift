@@ -41,6 +41,15 @@ enum SessionKey: Hashable, Sendable {
         }
     }
 
+    /// The string alone, hashed once per lookup (no case tag: an id and a subject spelled alike share a bucket and
+    /// still differ as keys, which costs a comparison, never a wrong session). `Hasher` is keyed by the process's
+    /// random seed, so a client choosing session ids cannot predict which of them collide.
+    func hash(into hasher: inout Hasher) {
+        switch self {
+        case .id(let value), .principal(let value): hasher.combine(value)
+        }
+    }
+
     /// The session id handed to session cache parts: the client's id, or the subject for principal-only sessions.
     var sessionID: String {
         switch self {
