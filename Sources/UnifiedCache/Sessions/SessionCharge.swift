@@ -32,12 +32,12 @@ public struct SessionCharge: Sendable, Equatable {
 
     /// The model the hub charges with.
     public static let measured = SessionCharge(
-        session: 512, rest: 700, graphQL: 850, accounts: 112, cookieStore: 2_048)
+        session: 512, rest: 176, graphQL: 464, accounts: 112, cookieStore: 2_048)
 
     /// Resident bytes per session the bench measured, beyond what the stores charge for the cached payload: a
     /// session never used (200,000 of them); with one cached REST read (`--live`, 1,000,000 of them); with that
     /// and one GraphQL answer (100,000 of them). Each in a process of its own.
-    public static let measuredResidentBytes = (idle: 487, rest: 1_208, restAndGraphQL: 2_073)
+    public static let measuredResidentBytes = (idle: 487, rest: 637, restAndGraphQL: 1_135)
 
     /// What a session is charged in all, given the parts it made.
     public func total(
