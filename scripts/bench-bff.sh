@@ -12,7 +12,9 @@
 # Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=eventloop runs the
 # BFF's tasks on its event loops instead of Swift's cooperative pool (see Examples/HummingbirdBFF/README.md).
 # Last, a session-churn run (scripts/bench/bff-churn.lua): every request a new session id, so every dashboard
-# creates a session and misses; the BFF's RSS is sampled every second (start, peak, end).
+# creates a session and misses; the BFF's RSS is sampled every second (start, peak, end), and what the cache charged
+# its budget is read at the end. CHURN_ONLY=1 runs the churn alone; CHURN_CACHE=off runs it with BFF_CACHE=off
+# (sessions made, nothing stored: the growth that is not the cache's payload).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 EXAMPLE="$ROOT/Examples/HummingbirdBFF"
@@ -106,7 +108,7 @@ run() { # run MODE [REPLICAS]: one wrk run against fresh BFFs (one, or a fleet s
 
 churn() { # a run where every request brings a new session; RSS sampled every second
   local upstream="$FIXTURE_URL/t/bench-churn" samples="$SERVER_LOGS/rss" result sampler
-  start_bff "$upstream" on
+  start_bff "$upstream" "${CHURN_CACHE:-on}"
   : >"$samples"
   (while kill -0 "$BFF_PID" 2>/dev/null; do
     awk '/^VmRSS/ { print $2 }' "/proc/$BFF_PID/status" >>"$samples" 2>/dev/null || true
@@ -129,8 +131,10 @@ churn() { # a run where every request brings a new session; RSS sampled every se
 }
 
 echo "GET /dashboard, 50 sessions, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores; load: $(uptime | sed -E 's/.*load average: //')"
-run on
-run on 2
-run off
+if [ "${CHURN_ONLY:-0}" != 1 ]; then
+  run on
+  run on 2
+  run off
+fi
 churn
 echo "load: $(uptime | sed -E 's/.*load average: //')"
