@@ -24,7 +24,7 @@ import Synchronization
 /// through ``cacheManager`` keeps working (it is harmless). Ask the hub again for a live session.
 public final class CacheSession: Sendable {
     /// The session's identifier as the BFF knows it (for a session obtained by principal alone, the principal's
-    /// subject). Never printed: descriptions show a fingerprint. Read from ``key`` (one string for both).
+    /// subject). Never printed: descriptions show a fingerprint.
     public var id: String { key.sessionID }
     /// The verified identity the session is bound to.
     public let principal: VerifiedPrincipal
