@@ -14,8 +14,8 @@ public struct CacheEntry: Sendable {
     public var storedAtDate: Date
     /// The payload cost the caller declared at insert.
     public var byteCost: Int
-    /// What the entry counts against the scope and memory budget: `byteCost`, the key's UTF-8 length and the
-    /// store's `entryOverhead`.
+    /// What the entry counts against the scope and memory budget: `byteCost`, the key's UTF-8 length, the
+    /// store's `entryOverhead` and an estimate of what its metadata holds on the heap.
     public var chargedBytes: Int
     /// When the entry stops being fresh; `nil` for entries that never expire.
     public var expiresAt: CacheInstant?

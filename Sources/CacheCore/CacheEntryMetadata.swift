@@ -56,3 +56,26 @@ public struct CacheValidators: Hashable, Sendable {
         etag == nil && lastModified == nil
     }
 }
+
+extension CacheEntryMetadata {
+    /// What the metadata holds on the heap beyond the entry's own slot, estimated: each non-empty set's storage
+    /// (a header and a slot per element, at a set's usual spare capacity) and the text of strings too long to be
+    /// stored inline. The store charges it with the entry, so entries that name many domains, accounts or
+    /// entities cost the budget what they cost the process.
+    var estimatedHeapBytes: Int {
+        Self.setBytes(domains) + Self.setBytes(accounts) + Self.setBytes(entityKeys) + Self.setBytes(tags)
+            + Self.stringBytes(validators.etag) + Self.stringBytes(validators.lastModified)
+    }
+
+    private static func setBytes(_ set: Set<String>) -> Int {
+        guard !set.isEmpty else { return 0 }
+        return set.reduce(64) { $0 + 24 + stringBytes($1) }
+    }
+
+    /// A native string of up to 15 UTF-8 bytes is stored inline; a longer one has a heap block of its own (a
+    /// 32-byte header and its bytes, rounded up to the allocator's 16).
+    private static func stringBytes(_ string: String?) -> Int {
+        guard let count = string?.utf8.count, count > 15 else { return 0 }
+        return (32 + count + 1 + 15) / 16 * 16
+    }
+}

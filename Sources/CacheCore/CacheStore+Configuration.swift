@@ -49,8 +49,9 @@ extension CacheStore {
         /// nearly free: the slab node (200 bytes on 64-bit: value existential, metadata, instants, LRU links),
         /// the key's hash-table slot (~30 bytes at 75% load), the key-segment index (~60-90 bytes: set
         /// memberships and segment-prefix strings) and the expiry index (32 bytes per item, up to twice as many
-        /// items as entries before it is rebuilt). Non-empty metadata sets (domains, accounts, entity keys)
-        /// cost about 50 bytes more each; raise the overhead if entries carry many of them.
+        /// items as entries before it is rebuilt). What the entry's metadata holds beyond that (its non-empty
+        /// sets of domains, accounts, entity keys and tags, and long validator strings) is estimated and charged
+        /// on top, per entry.
         public var entryOverhead: Int
         /// How many locks share the scopes; sessions hashing to different stripes never contend. Default 64.
         public var stripeCount: Int

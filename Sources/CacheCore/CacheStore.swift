@@ -152,7 +152,8 @@ public final class CacheStore: Sendable {
         guard metadata.timeout.isValid else {
             return .rejectedInvalid(.invalidTimeout)
         }
-        let (charged, overflow) = byteCost.addingReportingOverflow(key.utf8.count + configuration.entryOverhead)
+        let (charged, overflow) = byteCost.addingReportingOverflow(
+            key.utf8.count + configuration.entryOverhead + metadata.estimatedHeapBytes)
         let limits = liveLimits.current
         guard !overflow, charged <= limits.maxBytes, charged <= budget?.limit ?? .max else {
             return .rejectedTooLarge

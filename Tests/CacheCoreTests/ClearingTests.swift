@@ -149,7 +149,8 @@ struct ClearingTests {
 
         let sum = store.entries(in: alice).reduce(0) { $0 + $1.entry.chargedBytes }
         #expect(store.statistics(for: alice).byteCount == sum)
-        #expect(report.bytes == "t1".utf8.count + "transactions.acc1".utf8.count)
+        // Value and key, and the metadata's three one-element sets of short strings (64 + 24 bytes each).
+        #expect(report.bytes == "t1".utf8.count + "transactions.acc1".utf8.count + 3 * (64 + 24))
     }
 
     @Test("clearing a domain nobody uses removes nothing and changes nothing")

@@ -33,16 +33,32 @@ public final class AccountResolver: Sendable {
     }
 
     public let configuration: Configuration
-    private let pairs = Mutex<[String: String]>([:])  // both directions: id -> token and token -> id
+    /// The pairs both ways (id -> token and token -> id) and what they are charged to the budget.
+    private let state = Mutex(PairTable())
+    /// Charged for every pair learned, so a session that learns many accounts costs the budget what it costs the
+    /// process.
+    private let budget: MemoryBudget?
 
-    public init(configuration: Configuration = Configuration()) {
+    private struct PairTable: Sendable {
+        var pairs: [String: String] = [:]
+        var chargedBytes = 0
+    }
+
+    /// - Parameter budget: charged for each learned pair while it is kept (the hub passes its process budget).
+    public init(configuration: Configuration = Configuration(), budget: MemoryBudget? = nil) {
         self.configuration = configuration
+        self.budget = budget
+    }
+
+    deinit {
+        let charged = state.withLock { $0.chargedBytes }
+        if charged > 0 { budget?.release(charged) }
     }
 
     /// Every identifier of the account `identifier` names, itself included.
     public func identifiers(of identifier: String) -> Set<String> {
         var result: Set<String> = [identifier]
-        if let other = pairs.withLock({ $0[identifier] }) { result.insert(other) }
+        if let other = state.withLock({ $0.pairs[identifier] }) { result.insert(other) }
         if let resolve = configuration.resolve { result.formUnion(resolve(identifier)) }
         return result
     }
@@ -51,12 +67,44 @@ public final class AccountResolver: Sendable {
     public func learn(id: String, token: String) {
         guard !id.isEmpty, !token.isEmpty, id != token else { return }
         let limit = configuration.maximumLearnedPairs * 2
-        pairs.withLock { pairs in
-            guard pairs[id] == nil, pairs.count < limit else { return }
-            pairs[id] = token
-            pairs[token] = id
+        let bytes = Self.chargedBytes(id: id, token: token)
+        let learned = state.withLock { table -> Bool in
+            guard table.pairs[id] == nil, table.pairs.count < limit else { return false }
+            table.pairs[id] = token
+            table.pairs[token] = id
+            table.chargedBytes += bytes
+            return true
         }
+        guard learned, let budget else { return }
+        budget.charge(bytes)
+        if budget.isOverLimit { budget.reclaimExcess() }
     }
+
+    /// Forgets every pair and releases what they were charged (the session ended).
+    func forgetAll() {
+        let released = state.withLock { table -> Int in
+            let charged = table.chargedBytes
+            table = PairTable()
+            return charged
+        }
+        if released > 0 { budget?.release(released) }
+    }
+
+    /// What a learned pair is charged: its two slots in the table (each a key and a value, at the table's usual
+    /// spare capacity) and the text of the id and the token where too long to be stored inline (both directions
+    /// share each string's storage).
+    static func chargedBytes(id: String, token: String) -> Int {
+        2 * 48 + heapBytes(id) + heapBytes(token)
+    }
+
+    /// A native string of up to 15 UTF-8 bytes is stored inline; a longer one has a heap block of its own.
+    private static func heapBytes(_ string: String) -> Int {
+        let count = string.utf8.count
+        return count > 15 ? (32 + count + 1 + 15) / 16 * 16 : 0
+    }
+
+    /// What the learned pairs are charged to the budget now (0 without one).
+    public var chargedBytes: Int { state.withLock { $0.chargedBytes } }
 
     /// Learns every pair found in a JSON document (objects that carry both configured fields, at any depth).
     public func learn(fromJSON data: Data) {
@@ -86,5 +134,5 @@ public final class AccountResolver: Sendable {
     }
 
     /// How many accounts are known by both identifiers.
-    public var learnedPairCount: Int { pairs.withLock { $0.count / 2 } }
+    public var learnedPairCount: Int { state.withLock { $0.pairs.count / 2 } }
 }

@@ -88,7 +88,7 @@ public final class CacheSession: Sendable {
     public var accounts: AccountResolver {
         let (resolver, made) = state.withLock { state -> (AccountResolver, Bool) in
             if let resolver = state.parts.accounts { return (resolver, false) }
-            let resolver = AccountResolver(configuration: factory.configuration.accounts)
+            let resolver = AccountResolver(configuration: factory.configuration.accounts, budget: factory.budget)
             state.parts.accounts = resolver
             return (resolver, chargeInLock(&state, SessionFactory.charge.accounts))
         }

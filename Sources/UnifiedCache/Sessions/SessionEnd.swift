@@ -50,6 +50,7 @@ struct SessionEnd: Sendable {
                 jar.clear()
             }
         }
+        parts.accounts?.forgetAll()
         factory.release(partsCharge: charged)
         let endsInSecondLevel = factory.secondLevel != nil && SessionTerminator.endsEverywhere(ending.reason)
         let clearsSecondLevel = endsInSecondLevel && !SecondLevelFront.isReplicatedClear
