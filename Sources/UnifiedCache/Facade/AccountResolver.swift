@@ -44,7 +44,9 @@ public final class AccountResolver: Sendable {
         var chargedBytes = 0
     }
 
-    /// - Parameter budget: charged for each learned pair while it is kept (the hub passes its process budget).
+    /// - Parameters:
+    ///   - configuration: how pairs are found.
+    ///   - budget: charged for each learned pair while it is kept (the hub passes its process budget).
     public init(configuration: Configuration = Configuration(), budget: MemoryBudget? = nil) {
         self.configuration = configuration
         self.budget = budget
