@@ -72,10 +72,7 @@ extension CacheEntryMetadata {
         return set.reduce(64) { $0 + 24 + stringBytes($1) }
     }
 
-    /// A native string of up to 15 UTF-8 bytes is stored inline; a longer one has a heap block of its own (a
-    /// 32-byte header and its bytes, rounded up to the allocator's 16).
     private static func stringBytes(_ string: String?) -> Int {
-        guard let count = string?.utf8.count, count > 15 else { return 0 }
-        return (32 + count + 1 + 15) / 16 * 16
+        string.map(MemoryBudget.heapBytes(of:)) ?? 0
     }
 }

@@ -210,3 +210,12 @@ public final class MemoryBudget: Sendable {
         }
     }
 }
+
+extension MemoryBudget {
+    /// The heap bytes a string holds beyond its inline 16 bytes: none up to 15 UTF-8 bytes (stored inline), else
+    /// its bytes plus an object header. The one estimate every charge of the library uses for text.
+    public static func heapBytes(of string: String) -> Int {
+        let count = string.utf8.count
+        return count <= 15 ? 0 : count + 32
+    }
+}

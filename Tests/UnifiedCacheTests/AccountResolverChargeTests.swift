@@ -20,7 +20,7 @@ struct AccountResolverChargeTests {
         // A token too long to be stored inline is charged its heap block too.
         let longToken = String(repeating: "t", count: 40)
         resolver.learn(fromJSON: Data(#"[{"id":"102","accountToken":"\#(longToken)"}]"#.utf8))
-        #expect(budget.usedBytes == one + 96 + 80)
+        #expect(budget.usedBytes == one + 96 + 72)
         resolver.learn(id: "103", token: "tok-103")
         #expect(resolver.learnedPairCount == 2)
         #expect(resolver.chargedBytes == budget.usedBytes)

@@ -96,13 +96,7 @@ public final class AccountResolver: Sendable {
     /// spare capacity) and the text of the id and the token where too long to be stored inline (both directions
     /// share each string's storage).
     static func chargedBytes(id: String, token: String) -> Int {
-        2 * 48 + heapBytes(id) + heapBytes(token)
-    }
-
-    /// A native string of up to 15 UTF-8 bytes is stored inline; a longer one has a heap block of its own.
-    private static func heapBytes(_ string: String) -> Int {
-        let count = string.utf8.count
-        return count > 15 ? (32 + count + 1 + 15) / 16 * 16 : 0
+        2 * 48 + MemoryBudget.heapBytes(of: id) + MemoryBudget.heapBytes(of: token)
     }
 
     /// What the learned pairs are charged to the budget now (0 without one).

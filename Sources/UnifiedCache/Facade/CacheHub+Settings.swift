@@ -27,7 +27,7 @@ extension CacheHub {
         }
         guard clearingAffectedDomains ?? change.current.clearsAffectedDomainsOnChange else { return change }
         // Sessions never used have no parts, hence no data of the library's and nothing to clear.
-        let live = registry.sessions.filter { !$0.existingParts.isEmpty }
+        let live = registry.sessions.filter(\.hasMadeParts)
         // One message for the whole reload rather than one per session: receivers clear every session they hold.
         await ReplicationCoordinator.$publishingSuppressed.withValue(true) {
             for session in live {

@@ -34,9 +34,18 @@ public final class CacheSession: Sendable {
     let key: SessionKey
     let factory: SessionFactory
     private let state: Mutex<State>
-    /// Set when the session ended or a part of it was closed: every view refuses work from then on. Read at the
-    /// start of every request (one acquiring load), apart from the lock.
-    private let closed = Atomic<Bool>(false)
+    /// ``Flags``, read without the lock: whether the session is closed (read at the start of every request, one
+    /// acquiring load) and which views were charged (so a view asked for again takes no lock).
+    private let flags = Atomic<UInt8>(0)
+
+    private enum Flags {
+        /// The session ended or a view of it was closed: every view refuses work from then on.
+        static let closed: UInt8 = 1 << 0
+        /// Its REST view was asked for (and charged, unless the session had ended).
+        static let madeREST: UInt8 = 1 << 1
+        /// Its GraphQL view was asked for (and charged, unless the session had ended).
+        static let madeGraphQL: UInt8 = 1 << 2
+    }
 
     private struct State: Sendable {
         var credentials: UpstreamCredentials
@@ -60,14 +69,14 @@ public final class CacheSession: Sendable {
     /// REST core and this session, made on each access (keep it for a handler's calls, or ask again: both are
     /// cheap, and the session keeps no service between them).
     public var rest: APIService {
-        charge(\.madeREST, bytes: SessionFactory.charge.rest)
+        charge(Flags.madeREST, bytes: SessionFactory.charge.rest)
         return factory.makeREST(scope: scope, binding: self)
     }
 
     /// GraphQL through the normalized cache (`fetch(query:)`, `perform(mutation:)`), with the session's current
     /// credentials: a view over the hub's GraphQL core and this session, made on each access.
     public var graphQL: GraphQLClient {
-        charge(\.madeGraphQL, bytes: SessionFactory.charge.graphQL)
+        charge(Flags.madeGraphQL, bytes: SessionFactory.charge.graphQL)
         return factory.makeGraphQL(scope: scope, binding: self)
     }
 
@@ -103,13 +112,13 @@ public final class CacheSession: Sendable {
         }
     }
 
-    /// Notes a part's first use and charges it to the budget unless the session already ended.
-    private func charge(_ flag: WritableKeyPath<SessionParts, Bool>, bytes: Int) {
-        let charge = state.withLock { state -> Bool in
-            if state.parts[keyPath: flag] { return false }
-            state.parts[keyPath: flag] = true
-            return chargeInLock(&state, bytes)
-        }
+    /// Notes a view's first use and charges it to the budget unless the session already ended; later uses read
+    /// one flag and take no lock.
+    private func charge(_ flag: UInt8, bytes: Int) {
+        guard flags.load(ordering: .relaxed) & flag == 0,
+            flags.bitwiseOr(flag, ordering: .relaxed).oldValue & flag == 0
+        else { return }
+        let charge = state.withLock { state in chargeInLock(&state, bytes) }
         if charge {
             factory.chargeParts(bytes)
         }
@@ -142,10 +151,16 @@ public final class CacheSession: Sendable {
         state.withLock { $0.parts }
     }
 
+    /// Whether the session made anything (a session never used holds no data of the library's).
+    var hasMadeParts: Bool {
+        flags.load(ordering: .relaxed) & (Flags.madeREST | Flags.madeGraphQL) != 0
+            || state.withLock { $0.parts.cookieJar != nil || $0.parts.accounts != nil }
+    }
+
     /// Marks the session ended (its views refuse work from now on); returns the parts made and what they were
     /// charged.
     func markEnded() -> (parts: SessionParts, charged: Int) {
-        closed.store(true, ordering: .releasing)
+        flags.bitwiseOr(Flags.closed, ordering: .releasing)
         return state.withLock { state in
             state.ended = true
             return (state.parts, state.charged)
@@ -183,12 +198,12 @@ extension CacheSession: RESTSessionBinding, GraphQLSessionBinding {
 
     /// Whether the session ended, or a view of it was closed.
     public var isClosed: Bool {
-        closed.load(ordering: .acquiring)
+        flags.load(ordering: .acquiring) & Flags.closed != 0
     }
 
     /// Refuses all later work of the session's views (the session stays in the hub until it ends).
     public func close() {
-        closed.store(true, ordering: .releasing)
+        flags.bitwiseOr(Flags.closed, ordering: .releasing)
     }
 
     /// The session's GraphQL state (query timestamps, mutation marks), if a stored answer made it.
@@ -217,17 +232,12 @@ extension CacheSession: CustomStringConvertible {
     public var description: String { "CacheSession(\(scope), \(principal))" }
 }
 
-/// What a session made so far, each on first use: whether its REST and GraphQL views were asked for (charged
-/// once), its GraphQL state, its cookie jar and the account pairs learned for it.
+/// What a session made so far, each on first use: its GraphQL state, its cookie jar and the account pairs learned
+/// for it.
 struct SessionParts: Sendable {
-    var madeREST = false
-    var madeGraphQL = false
     var graphQLState: GraphQLClientState?
     var cookieJar: CookieJar?
     /// Whether the session made its jar (rather than using one its credentials brought): its store is charged.
     var ownsCookieJar = false
     var accounts: AccountResolver?
-
-    /// Whether nothing was made (a session never used holds no data of the library's).
-    var isEmpty: Bool { !madeREST && !madeGraphQL && cookieJar == nil && accounts == nil }
 }

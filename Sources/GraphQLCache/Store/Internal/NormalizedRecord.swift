@@ -95,10 +95,9 @@ struct RecordSizing: Sendable {
         fieldOverhead + Self.stringBytes(storageKey) + Self.valueBytes(value)
     }
 
-    /// Heap bytes of a string: none up to 15 UTF-8 bytes (stored inline), else the bytes plus an object header.
+    /// Heap bytes of a string (see `MemoryBudget.heapBytes(of:)`).
     static func stringBytes(_ string: String) -> Int {
-        let count = string.utf8.count
-        return count <= 15 ? 0 : count + 32
+        MemoryBudget.heapBytes(of: string)
     }
 
     /// Heap bytes beyond the inline enum payload already counted in the field overhead.
