@@ -77,12 +77,13 @@ public final class CookieJar: Sendable, CustomStringConvertible {
 
     /// Ends the jar's use: transfers that start later send no cookie, cookies that arrive without the store
     /// attached (a transfer started before the first cookie, or after this) are dropped, and no store is made any
-    /// more. The cookies held stay until ``clear()``. Returns whether a store was made before, so its owner
-    /// releases exactly what it was told of.
+    /// more. The cookies held stay until ``clear()``. Returns whether a store was made before (on the first call
+    /// only), so its owner releases exactly what it was told of, once.
     public func retire() -> Bool {
         store.withLock { state in
+            let first = !state.isRetired
             state.isRetired = true
-            return state.share != nil
+            return first && state.share != nil
         }
     }
 

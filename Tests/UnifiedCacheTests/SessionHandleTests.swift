@@ -139,6 +139,32 @@ struct SessionHandleTests {
         #expect(budget.usedBytes == 0)
     }
 
+    @Test("a jar the session made, replaced by one the credentials bring, is retired and its store released")
+    func replacedOwnJar() async throws {
+        let harness = try await FacadeHarness("handlesreplacedjar")
+        let budget = harness.hub.budget
+        let alice = harness.session(.alice)
+        let setCookie = UncachedGET(
+            path: "/api/cookies/set", queryItems: [.init("name", "sid"), .init("value", "alice")])
+        _ = try await alice.rest.perform(with: setCookie).get()
+        let own = alice.cookieJar
+        #expect(own.holdsStore)
+        let before = budget.usedBytes
+
+        let brought = CookieJar()
+        alice.updateCredentials(.bearer(FixtureTenant.User.alice.token, cookieJar: brought))
+        #expect(alice.cookieJar === brought)
+        #expect(budget.usedBytes == before - SessionCharge.measured.cookieStore)
+        _ = try await alice.rest.perform(with: setCookie).get()
+        #expect(brought.cookies().map(\.name) == ["sid"])
+        #expect(own.retire() == false)  // already retired, released once
+
+        await harness.hub.endSession(id: "session-alice")
+        #expect(budget.usedBytes == 0)
+        // The caller's jar stays the caller's: the end did not retire it (this is its first retire).
+        #expect(brought.retire() == true)
+    }
+
     @Test("a cookie that reaches an ended session's jar is dropped: no store is made, and nothing stays charged")
     func lateCookieAfterTheEnd() async throws {
         let harness = try await FacadeHarness("handleslatecookie")

@@ -187,12 +187,18 @@ public final class CacheSession: Sendable {
 extension CacheSession: RESTSessionBinding, GraphQLSessionBinding {
     /// Replaces the headers later requests carry (a token refresh through a view); the session's cookie jar stays
     /// unless `credentials` brings another.
+    /// A jar the session made and now replaces is retired, and its store's charge released.
     public func updateCredentials(_ credentials: UpstreamCredentials) {
-        state.withLock { state in
+        let replaced = state.withLock { state -> CookieJar? in
             state.credentials.headers = credentials.headers
-            if let jar = credentials.cookieJar {
-                state.parts.cookieJar = jar
-            }
+            guard let jar = credentials.cookieJar, jar !== state.parts.cookieJar else { return nil }
+            let owned = state.parts.ownsCookieJar ? state.parts.cookieJar : nil
+            state.parts.cookieJar = jar
+            state.parts.ownsCookieJar = false
+            return owned
+        }
+        if let replaced, replaced.retire() {
+            factory.releaseCookieStore()
         }
     }
 
