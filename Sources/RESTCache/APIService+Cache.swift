@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A decoded value found in the cache, with the entry it came from.
 @usableFromInline
@@ -54,10 +55,12 @@ extension APIService {
     @inlinable
     func read<T: RequestType>(_ request: T, at placement: RequestPlan.CachePlacement) -> CachedRead<T.Response> {
         var key = placement.key
-        if case .fresh(let entry) = cache.peek(key, in: placement.scope),
+        if shared.hasVaryingEntries.load(ordering: .relaxed),
+            case .fresh(let entry) = cache.peek(key, in: placement.scope),
             let descriptor = entry.value as? VaryDescriptor
         {
-            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, shared: placement.isShared) }
+            let headers = placement.isShared ? nil : binding.credentialHeaders
+            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, credentialHeaders: headers) }
         }
         switch cache.lookup(key, in: placement.scope) {
         case .fresh(let entry):
@@ -71,10 +74,13 @@ extension APIService {
         }
     }
 
-    /// The value a request sends for a header: its own, else the session's credentials, else the defaults.
+    /// The value a request sends for a header: its own, else the session's credential headers (none for a shared
+    /// request), else the defaults.
     @usableFromInline
-    func sentHeaderValue<T: RequestType>(_ name: String, of request: T, shared: Bool) -> String? {
-        request.headers[name] ?? (shared ? nil : credentials.headers[name]) ?? configuration.defaultHeaders[name]
+    func sentHeaderValue<T: RequestType>(
+        _ name: String, of request: T, credentialHeaders: CurlHTTPClient.Headers?
+    ) -> String? {
+        request.headers[name] ?? credentialHeaders?[name] ?? configuration.defaultHeaders[name]
     }
 
     /// Stores a network answer in memory. Returns the metadata it was stored with when it may also go to the
@@ -116,7 +122,8 @@ extension APIService {
                 metadata: descriptorMetadata,
                 ifGeneration: generation
             )
-            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, shared: placement.isShared) }
+            let headers = placement.isShared ? nil : binding.credentialHeaders
+            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, credentialHeaders: headers) }
         }
         let outcome = cache.store(
             value,

@@ -20,8 +20,9 @@ public final class APIService: Sendable {
         public let requestStates: CachedRequestStateManager
         let clock: any CacheClock
         let backgroundRefreshes = BackgroundTasks()
-        /// Set once an answer with `Vary` was stored: until then the hit path skips looking for variants.
-        let hasVaryingEntries = Atomic<Bool>(false)
+        /// Set once an answer with `Vary` was stored through this core: until then the hit path skips looking for
+        /// variants (one lookup per hit instead of a peek and a lookup).
+        @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
 
         /// Creates the shared core. `clock` must be the clock of the store the services' caches read.
         public init(

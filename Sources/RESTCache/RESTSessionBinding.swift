@@ -11,6 +11,9 @@ import Synchronization
 public protocol RESTSessionBinding: AnyObject, Sendable {
     /// The credentials the next upstream request carries (read when it is sent).
     var credentials: UpstreamCredentials { get }
+    /// The headers of ``credentials`` alone: what a cached answer that varies on them is looked up by, read on a
+    /// cache hit without making anything a request would need (such as a cookie jar).
+    var credentialHeaders: CurlHTTPClient.Headers { get }
     /// Replaces the credentials later requests carry (a token refresh through a service).
     func updateCredentials(_ credentials: UpstreamCredentials)
     /// Whether the session ended: its services then refuse work (see ``APIService/close()``).
@@ -19,6 +22,10 @@ public protocol RESTSessionBinding: AnyObject, Sendable {
     func close()
     /// Sees every successful (2xx) upstream answer of the session's services, before it is stored.
     func inspect(method: CurlHTTPClient.Method, path: String, response: CurlHTTPClient.Response)
+}
+
+extension RESTSessionBinding {
+    public var credentialHeaders: CurlHTTPClient.Headers { credentials.headers }
 }
 
 /// The binding of a service made on its own (not over a session): its credentials, its closed flag and the

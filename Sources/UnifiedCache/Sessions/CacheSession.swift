@@ -112,6 +112,11 @@ public final class CacheSession: Sendable {
         }
     }
 
+    /// The headers in force alone (a cache hit of an answer that varies on them reads them; no jar is made).
+    public var credentialHeaders: CurlHTTPClient.Headers {
+        state.withLock { $0.credentials.headers }
+    }
+
     /// Notes a view's first use and charges it to the budget unless the session already ended; later uses read
     /// one flag and take no lock.
     private func charge(_ flag: UInt8, bytes: Int) {
