@@ -47,6 +47,6 @@ public final class ScopeDueQueue: Sendable {
     /// How many items the queue's heap holds: one per scheduled scope (an earlier schedule moves the scope's item
     /// instead of adding one), so always ``scheduledCount``.
     public var heapCount: Int {
-        heap.withLock { $0.count }
+        scheduledCount
     }
 }

@@ -53,7 +53,8 @@ struct PartitionSlot<Partition: ScopePartition>: Sendable {
     /// The partition, changed in place in its box. The accessor is mutating although it changes only the box: a
     /// change must be a modify access of the slot, so `slots[key, default: …]` inserts the new slot first.
     var partition: Partition {
-        get { box.partition }
+        // A read borrows in place: whole-map passes (purges, statistics) read every partition without copying it.
+        _read { yield box.partition }
         _modify { yield &box.partition }
     }
 }
@@ -64,7 +65,9 @@ struct PartitionSlot<Partition: ScopePartition>: Sendable {
 /// lives behind its stripe's `Mutex`; every read and change of `partition` happens with that lock held, and a
 /// partition leaving the map is handed out by value (a copy), never as the box.
 final class PartitionBox<Partition: ScopePartition>: @unchecked Sendable {
-    var partition: Partition
+    /// Unchecked: every access is under the stripe's lock (above), so the run-time exclusivity check each access
+    /// would otherwise pay, the hit path included, can never fire.
+    @exclusivity(unchecked) var partition: Partition
 
     init(_ partition: Partition) {
         self.partition = partition

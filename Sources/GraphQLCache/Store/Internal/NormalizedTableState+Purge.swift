@@ -12,20 +12,15 @@ struct WriteItem: Comparable, Sendable {
 }
 
 extension NormalizedTableState {
-    /// Above this many records a table keeps its write index; at or below half of it the index is dropped again.
+    /// Keeps a write index exactly while the records sit in a dictionary (past `RecordMap.arrayLimit`, until they
+    /// fall to half of it: the gap keeps a table that hovers around the limit from rebuilding on every write).
     /// Below, a purge or a schedule scans the few records' `lastWrite` (as cheap as popping a heap at that size),
-    /// and the table allocates no heap for them: most session scopes hold a handful of records.
-    static let indexedAbove = 8
-
-    /// Builds the write index once the table holds more than ``indexedAbove`` records, drops it at half that
-    /// (the gap keeps a table that hovers around the threshold from rebuilding it on every write). Called after
-    /// every change, under the write lock.
+    /// and the table allocates no heap for them: most session scopes hold a handful of records. Called after every
+    /// change, under the write lock.
     mutating func settleWriteIndex() {
-        if writeIndex == nil {
-            if records.count > Self.indexedAbove {
-                writeIndex = latestWrites()
-            }
-        } else if records.count <= Self.indexedAbove / 2 {
+        if records.isHashed {
+            if writeIndex == nil { writeIndex = latestWrites() }
+        } else {
             writeIndex = nil
         }
     }

@@ -7,6 +7,12 @@
 struct RecordMap: Sequence {
     static let arrayLimit = 8
 
+    /// Whether the records sit in a dictionary (past ``arrayLimit``, until they fall to half of it).
+    var isHashed: Bool {
+        if case .many = storage { return true }
+        return false
+    }
+
     private enum Storage {
         case few([NormalizedRecord])
         case many([String: NormalizedRecord])
