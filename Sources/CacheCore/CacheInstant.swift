@@ -13,7 +13,12 @@ public struct CacheInstant: Comparable, Hashable, Sendable {
     /// The instant `duration` later (earlier when negative), saturating at the ends of the time line instead of
     /// wrapping round to the other end.
     public func advanced(by duration: Duration) -> CacheInstant {
-        let step = OutsideValue.nanoseconds(of: duration)
+        advanced(byNanoseconds: OutsideValue.nanoseconds(of: duration))
+    }
+
+    /// The instant `step` nanoseconds later (earlier when negative), saturating like ``advanced(by:)``: for a step
+    /// converted once and used many times.
+    public func advanced(byNanoseconds step: Int64) -> CacheInstant {
         let (sum, overflow) = nanoseconds.addingReportingOverflow(step)
         return CacheInstant(nanoseconds: overflow ? (step < 0 ? .min : .max) : sum)
     }

@@ -97,6 +97,13 @@ public final class MemoryBudget: Sendable {
         used.add(bytes, ordering: .sequentiallyConsistent).newValue
     }
 
+    /// Records `bytes` newly held by something no reclaimer evicts by itself (a session's parts, its timestamps),
+    /// then asks the reclaimers for the excess if that went over the limit, so the budget still bounds the process.
+    public func chargeAndReclaim(_ bytes: Int) {
+        charge(bytes)
+        reclaimExcess()
+    }
+
     /// Records `bytes` no longer held.
     public func release(_ bytes: Int) {
         used.subtract(bytes, ordering: .sequentiallyConsistent)

@@ -35,6 +35,8 @@ public final class GraphQLClient: Sendable {
         /// Parsed documents.
         public let documents: GraphQLDocumentCache
         let rules: Mutex<FreshnessRules>
+        /// The configured headers as a shared public answer's key names them (lowercased, sorted), made once.
+        let publicResponseHeaders: String
         let flights = InFlightCalls<FlightKey, NetworkOutcome>()
         let backgroundTasks = BackgroundTasks()
 
@@ -55,6 +57,8 @@ public final class GraphQLClient: Sendable {
             self.configuration = configuration
             self.documents = documents
             self.rules = Mutex(FreshnessRules(cacheConfig))
+            self.publicResponseHeaders = configuration.headers.map { $0.name.lowercased() + ":" + $0.value }.sorted()
+                .joined(separator: "\n")
         }
 
         /// The freshness rules in force for every client over this core.

@@ -101,8 +101,7 @@ struct QueryTimestamps: ~Copyable, Sendable {
         }
         guard let budget, delta != 0 else { return }
         if delta > 0 {
-            budget.charge(delta)
-            if budget.isOverLimit { budget.reclaimExcess() }
+            budget.chargeAndReclaim(delta)
         } else {
             budget.release(-delta)
         }

@@ -78,8 +78,7 @@ public final class AccountResolver: Sendable {
             return true
         }
         guard learned, let budget else { return }
-        budget.charge(bytes)
-        if budget.isOverLimit { budget.reclaimExcess() }
+        budget.chargeAndReclaim(bytes)
     }
 
     /// Forgets every pair and releases what they were charged (the session ended).

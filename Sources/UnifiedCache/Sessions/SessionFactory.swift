@@ -87,10 +87,7 @@ final class SessionFactory: CookieStoreAccounting {
 
     /// Charges a part a session made on first use, making room if that goes over the budget.
     func chargeParts(_ bytes: Int) {
-        budget.charge(bytes)
-        if budget.isOverLimit {
-            budget.reclaimExcess()
-        }
+        budget.chargeAndReclaim(bytes)
     }
 
     /// Releases what an ended session was charged: its own cost and its parts' (its cookie store aside, see

@@ -37,11 +37,9 @@ final class SessionRegistry: Sendable {
         }
 
         /// Idle for the timeout or longer: the one expiry rule of the registry (the deadline saturates at the
-        /// ends of the time line, as `CacheInstant.advanced(by:)` does).
+        /// ends of the time line).
         static func isExpired(lastUsed: CacheInstant, idleNanoseconds: Int64, at now: CacheInstant) -> Bool {
-            let (sum, overflow) = lastUsed.nanoseconds.addingReportingOverflow(idleNanoseconds)
-            let deadline = overflow ? (idleNanoseconds < 0 ? Int64.min : .max) : sum
-            return deadline <= now.nanoseconds
+            lastUsed.advanced(byNanoseconds: idleNanoseconds) <= now
         }
 
         func isExpired(_ handle: LRUList<Slot>.Handle, at now: CacheInstant) -> Bool {

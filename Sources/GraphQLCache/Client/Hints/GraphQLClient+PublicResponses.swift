@@ -4,9 +4,8 @@ import GraphQLLanguage
 extension GraphQLClient {
     /// The identity of a query's answer among every session's: what was asked and of whom, never who asked.
     func publicResponseKey(_ request: PreparedRequest) -> PublicResponseCache.Key {
-        let headers = configuration.headers.map { $0.name.lowercased() + ":" + $0.value }.sorted()
-        return PublicResponseCache.Key(
-            url: url, headers: headers.joined(separator: "\n"), documentHash: request.document.sha256,
+        PublicResponseCache.Key(
+            url: url, headers: shared.publicResponseHeaders, documentHash: request.document.sha256,
             variables: request.queryKey.canonicalVariables)
     }
 
@@ -32,12 +31,13 @@ extension GraphQLClient {
         }
         // Kept before this client's timestamps were cleared, or before its last mutation wrote: the session asked
         // for newer data than that.
-        if let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore
-        {
-            return nil
-        }
-        if let state = existingState, entry.storedAt.nanoseconds <= state.lastMutationWrite.load(ordering: .relaxed) {
-            return nil
+        if let state = existingState {
+            if let staleBefore = state.timestamps.staleBefore(for: request.queryKey), entry.storedAt <= staleBefore {
+                return nil
+            }
+            if entry.storedAt.nanoseconds <= state.lastMutationWrite.load(ordering: .relaxed) {
+                return nil
+            }
         }
         if let lifetime = secondLevelLifetime(request),
             now.duration(since: entry.storedAt) > OutsideValue.clampedDuration(seconds: lifetime)
