@@ -13,8 +13,13 @@ struct RedisClusterMap {
     /// `MOVED`: the slot now lives on `node`.
     mutating func move(_ slot: Int, to node: RedisNodeAddress) {
         guard owners.indices.contains(slot) else { return }
+        let previous = owners[slot]
         owners[slot] = node
-        nodes = Set(owners.compactMap { $0 })
+        nodes.insert(node)
+        // The previous owner leaves the node set only if this was its last slot (one scan, only then).
+        if let previous, previous != node, !owners.contains(previous) {
+            nodes.remove(previous)
+        }
     }
 
     /// The map a `CLUSTER SLOTS` reply describes: `[[start, end, [host, port, id…], replicas…]…]`. A node that
@@ -73,7 +78,8 @@ extension RedisClusterMap {
         _ configuration: RedisReplicationConfiguration, known: Set<RedisNodeAddress>
     ) -> (map: RedisClusterMap, error: RedisReplicationError?) {
         var lastError: RedisReplicationError?
-        let candidates = configuration.seeds + known.sorted { $0.description < $1.description }
+        let candidates =
+            configuration.seeds + known.subtracting(configuration.seeds).sorted { $0.description < $1.description }
         for node in candidates {
             do throws(RedisReplicationError) {
                 let connection = try RedisConnection(configuration.pointed(at: node))

@@ -76,7 +76,8 @@ final class RedisConnection {
     /// ``readAvailable()`` without waiting when true.
     var hasBufferedInput: Bool { !parsedAhead.isEmpty || socket.hasBufferedInput }
 
-    /// Sends one command and waits (bounded by the command timeout) for its reply. Only before ``makeNonBlocking()``.
+    /// Sends one command and waits (bounded by the command timeout) for its reply: for a connection's setup, before
+    /// a loop sends without waiting.
     func command(_ arguments: [[UInt8]]) throws(RedisReplicationError) -> RedisReply {
         try append(arguments)
         let deadline = ContinuousClock.now + commandTimeout
@@ -100,10 +101,6 @@ final class RedisConnection {
             try receiveAvailable()
         }
     }
-
-    /// Kept for the loops' setup sequence: the socket is non-blocking from the start and ``command(_:)`` waits with
-    /// poll(), so there is nothing to switch.
-    func makeNonBlocking() throws(RedisReplicationError) {}
 
     /// Formats a command into the output buffer; ``flush()`` sends it. Arguments are binary-safe.
     func append(_ arguments: [[UInt8]]) throws(RedisReplicationError) {

@@ -38,8 +38,6 @@ final class RedisLink {
             let detail: String? = if case .error(let text) = reply { text } else { nil }  // e.g. NOPERM (ACL)
             throw RedisReplicationError(.protocolError, "Redis did not confirm the subscription.", underlying: detail)
         }
-        try publisher.makeNonBlocking()
-        try subscriber.makeNonBlocking()
         lastPing = clock.now
     }
 

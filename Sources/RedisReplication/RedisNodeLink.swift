@@ -90,7 +90,6 @@ final class RedisNodeLink {
                 }
                 epoch = read
             }
-            try made.makeNonBlocking()
             let scripts = ScriptHashes(
                 read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
                 readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5])

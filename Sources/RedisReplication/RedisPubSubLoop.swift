@@ -91,8 +91,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
                     } catch {
                         seed += 1
                         report(.disconnected(reason: error.description))
-                        nextAttempt = clock.now + jittered(backoff)
-                        backoff = min(backoff * 2, configuration.maximumBackoff)
+                        nextAttempt = clock.now + RedisBackoff.advance(&backoff, maximum: configuration.maximumBackoff)
                     }
                 }
                 if link == nil { waitForWake(until: nextAttempt, clock: clock) }
@@ -113,8 +112,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
                 link = nil
                 seed += 1
                 report(.disconnected(reason: error.description))
-                nextAttempt = clock.now + jittered(backoff)
-                backoff = min(backoff * 2, configuration.maximumBackoff)
+                nextAttempt = clock.now + RedisBackoff.advance(&backoff, maximum: configuration.maximumBackoff)
             }
         }
         link = nil
@@ -151,11 +149,6 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
         guard remaining > .zero else { return }
         wakePipe.wait(milliseconds: remaining.milliseconds)
         wakePipe.drain()
-    }
-
-    /// Backoff with ±20 % jitter, so a fleet does not reconnect in lockstep.
-    private func jittered(_ base: Duration) -> Duration {
-        base * Double.random(in: 0.8...1.2)
     }
 }
 

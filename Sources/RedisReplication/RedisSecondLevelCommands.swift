@@ -15,6 +15,7 @@ struct RedisRoutedCommand {
 struct RedisSecondLevelCommands {
     private static let evalsha = Array("EVALSHA".utf8)
     private static let oneKey = Array("1".utf8)
+    private static let twoKeys = Array("2".utf8)
     private static let incr = Array("INCR".utf8)
     private static let get = Array("GET".utf8)
     private static let del = Array("DEL".utf8)
@@ -45,13 +46,13 @@ struct RedisSecondLevelCommands {
         if readsEpochKey {
             return RedisRoutedCommand(
                 [
-                    Self.evalsha, hashes.readCurrentEpoch, Array("2".utf8), generation, keys.epoch,
+                    Self.evalsha, hashes.readCurrentEpoch, Self.twoKeys, generation, keys.epoch,
                     keys.valuePrefix(key.namespace), Array(key.name.utf8),
                 ], key: generation)
         }
         return RedisRoutedCommand(
             [
-                Self.evalsha, hashes.read, Array("2".utf8), generation,
+                Self.evalsha, hashes.read, Self.twoKeys, generation,
                 keys.value(key.namespace, epoch: epoch, name: key.name),
             ], key: generation)
     }
@@ -138,19 +139,28 @@ struct RedisSecondLevelCommands {
     /// The read script's `{generation, value or nil[, epoch]}` as a hit or a miss under its epoch (`epoch` when the
     /// reply names none); anything else is an error.
     static func readOutcome(_ reply: RedisReply, epoch known: String) -> SecondLevelRead {
+        readOutcomeAndEpoch(reply, epoch: known).read
+    }
+
+    /// ``readOutcome(_:epoch:)`` with the epoch the reply named (one server's scripts read the epoch key), so the
+    /// caller takes it without parsing it again.
+    static func readOutcomeAndEpoch(_ reply: RedisReply, epoch known: String) -> (read: SecondLevelRead, named: String?)
+    {
         guard case .array(let items) = reply, items.count == 2 || items.count == 3,
             case .string(let generation) = items[0]
-        else { return .unavailable(.error) }
+        else { return (.unavailable(.error), nil) }
         var epoch = known
+        var named: String?
         if items.count == 3 {
-            guard let named = Self.epoch(in: items[2]) else { return .unavailable(.error) }
-            epoch = named
+            guard let read = Self.epoch(in: items[2]) else { return (.unavailable(.error), nil) }
+            epoch = read
+            named = read
         }
         let token = SecondLevelGeneration(token: epoch + "." + String(decoding: generation, as: UTF8.self))
         switch items[1] {
-        case .string(let value): return .hit(value, generation: token)
-        case .null: return .miss(generation: token)
-        default: return .unavailable(.error)
+        case .string(let value): return (.hit(value, generation: token), named)
+        case .null: return (.miss(generation: token), named)
+        default: return (.unavailable(.error), named)
         }
     }
 

@@ -5,10 +5,13 @@ import UnifiedCache
 extension RedisSecondLevelWorker {
     /// The node that serves `slot`: the one configured node, or the slot's owner in the cluster map.
     func node(for slot: Int) -> RedisNodeAddress? {
-        guard isCluster else {
-            return RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)
-        }
-        return map[slot]
+        isCluster ? map[slot] : configuredNode
+    }
+
+    /// The connected link of the node that serves `slot`; nil when that node is unknown or not connected.
+    func connectedLink(for slot: Int) -> RedisNodeLink? {
+        guard let node = node(for: slot), let link = links[node], link.isConnected else { return nil }
+        return link
     }
 
     func linkTo(_ node: RedisNodeAddress) -> RedisNodeLink {
@@ -38,9 +41,7 @@ extension RedisSecondLevelWorker {
                 loop.wakePipe.wake()
             }
         }
-        let wanted: Set<RedisNodeAddress> =
-            isCluster
-            ? map.nodes : [RedisNodeAddress(host: configuration.connection.host, port: configuration.connection.port)]
+        let wanted: Set<RedisNodeAddress> = isCluster ? map.nodes : [configuredNode]
         for node in wanted {
             let link = linkTo(node)
             if !link.isConnected, !link.isConnecting, now >= link.nextAttempt { startConnecting(link) }
@@ -51,8 +52,8 @@ extension RedisSecondLevelWorker {
         isDiscovering = false
         if found.nodes.isEmpty {
             if let error { record(error) }
-            nextDiscovery = clock.now + discoveryBackoff * Double.random(in: 0.8...1.2)
-            discoveryBackoff = min(discoveryBackoff * 2, configuration.connection.maximumBackoff)
+            nextDiscovery =
+                clock.now + RedisBackoff.advance(&discoveryBackoff, maximum: configuration.connection.maximumBackoff)
         } else {
             map = found
             mapRefreshDue = false
@@ -100,7 +101,7 @@ extension RedisSecondLevelWorker {
     }
 
     /// The node that holds the epoch key.
-    var epochNode: RedisNodeAddress? { node(for: RedisClusterSlot.of(keys.epoch)) }
+    var epochNode: RedisNodeAddress? { node(for: epochSlot) }
 
     /// Connects, authenticates and loads the scripts on a thread of its own; the node that holds the epoch also reads
     /// it. The loop adopts the connection at its next turn.
@@ -121,10 +122,10 @@ extension RedisSecondLevelWorker {
         thread.start()
     }
 
-    /// Backoff doubling up to the maximum, with ±20 % jitter so a fleet does not reconnect in lockstep.
+    /// The next attempt after the link's backoff (see `RedisBackoff`).
     func scheduleReconnection(_ link: RedisNodeLink) {
-        link.nextAttempt = clock.now + link.backoff * Double.random(in: 0.8...1.2)
-        link.backoff = min(link.backoff * 2, configuration.connection.maximumBackoff)
+        link.nextAttempt =
+            clock.now + RedisBackoff.advance(&link.backoff, maximum: configuration.connection.maximumBackoff)
         if isCluster { mapRefreshDue = true }  // a failover may have moved its slots
     }
 
@@ -160,9 +161,7 @@ extension RedisSecondLevelWorker {
 
     /// Sends `item` to the node that owns its slot, or fails it when that node is not connected.
     func dispatch(_ item: RedisOwedCommand) {
-        guard let node = node(for: item.command.slot), let link = links[node], link.isConnected else {
-            return fail(item)
-        }
+        guard let link = connectedLink(for: item.command.slot) else { return fail(item) }
         do throws(RedisReplicationError) {
             try link.send(item)
         } catch {

@@ -32,9 +32,7 @@ extension RedisSecondLevelWorker {
                     what: .read(nextReadID, epoch: epoch), command: commands.read(read.key, epoch: epoch), sentAt: now))
         }
         let interval = configuration.connection.pingInterval
-        if !epochPollOutstanding, now - lastEpochPoll >= interval, let node = epochNode,
-            links[node]?.isConnected == true
-        {
+        if !epochPollOutstanding, now - lastEpochPoll >= interval, connectedLink(for: epochSlot) != nil {
             epochPollOutstanding = true
             lastEpochPoll = now
             dispatch(RedisOwedCommand(what: .epoch, command: commands.readEpoch(), sentAt: now))
@@ -60,7 +58,7 @@ extension RedisSecondLevelWorker {
             if link.isIdle { deadline = min(deadline, link.lastSend + interval) }
             if let oldest = link.oldestSentAt { deadline = min(deadline, oldest + timeout) }
         }
-        if !epochPollOutstanding, let node = epochNode, links[node]?.isConnected == true {
+        if !epochPollOutstanding, connectedLink(for: epochSlot) != nil {
             deadline = min(deadline, lastEpochPoll + interval)
         }
         deliver()
@@ -126,7 +124,7 @@ extension RedisSecondLevelWorker {
                 command = commands.deleteValues(names, in: namespace, epoch: epoch)
             case .all: command = commands.moveEpoch()
             }
-            guard let node = node(for: command.slot), let link = links[node], link.isConnected else {
+            guard let link = connectedLink(for: command.slot) else {
                 pendingClears.append(clear)
                 continue
             }
@@ -160,10 +158,8 @@ extension RedisSecondLevelWorker {
         switch item.what {
         case .read(let id, let epoch):
             guard let read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
-            let outcome = RedisSecondLevelCommands.readOutcome(reply, epoch: epoch)
-            if case .array(let items) = reply, items.count == 3,
-                let named = RedisSecondLevelCommands.epoch(in: items[2])
-            {
+            let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(reply, epoch: epoch)
+            if let named {
                 self.epoch = named  // one server: the epoch key's value as the script read it
             }
             switch outcome {

@@ -27,6 +27,10 @@ final class RedisSecondLevelWorker {
     let keys: RedisSecondLevelKeys
     let clock: ContinuousClock
     let isCluster: Bool
+    /// The one node of a single server (unused on a cluster).
+    let configuredNode: RedisNodeAddress
+    /// The slot of the epoch key (made once: a CRC16 of the key).
+    let epochSlot: Int
     /// Nodes by address; on a cluster, those of the slot map (and any a redirection named).
     var links: [RedisNodeAddress: RedisNodeLink] = [:]
     var map = RedisClusterMap()
@@ -56,6 +60,9 @@ final class RedisSecondLevelWorker {
         keys = RedisSecondLevelKeys(prefix: loop.configuration.keyPrefix)
         clock = loop.clock
         isCluster = loop.configuration.connection.topology.isCluster
+        configuredNode = RedisNodeAddress(
+            host: loop.configuration.connection.host, port: loop.configuration.connection.port)
+        epochSlot = RedisClusterSlot.of(keys.epoch)
         lastEpochPoll = clock.now
         nextDiscovery = clock.now
         discoveryBackoff = configuration.connection.initialBackoff
@@ -89,14 +96,12 @@ final class RedisSecondLevelWorker {
     /// while ready: otherwise they wait, and collapse, in the shared queue), resumes clear callers whose clear was
     /// applied.
     private func exchange() -> Batch {
-        let ready = isReady
-        let connected = links.values.filter(\.isConnected).count
-        let known = isCluster ? map.nodes.count : 1
+        let state = connectionState
         return loop.shared.withLock { shared in
             var batch = Batch()
             shared.wakePending = false
-            shared.isConnected = ready
-            shared.nodes = (connected, known)
+            shared.isConnected = state.ready
+            shared.nodes = state.nodes
             shared.statistics.add(delta)
             delta = SecondLevelStatistics()
             shared.writesOutstanding -= answeredWrites
@@ -113,7 +118,7 @@ final class RedisSecondLevelWorker {
             batch.stop = shared.stopRequested
             swap(&batch.reads, &shared.reads)
             swap(&batch.writes, &shared.writes)
-            guard ready else { return batch }
+            guard state.ready else { return batch }
             for index in shared.clears.indices where !shared.clears[index].isSent {
                 shared.clears[index].isSent = true
                 batch.clears.append((shared.clears[index].id, shared.clears[index].operation))
@@ -125,13 +130,17 @@ final class RedisSecondLevelWorker {
     /// Tells callers at once whether reads can be sent and how many nodes are connected (a change of connections
     /// must not wait for the next exchange, which an idle loop makes only at its next health check).
     func publishConnectionState() {
-        let ready = isReady
-        let connected = links.values.filter(\.isConnected).count
-        let known = isCluster ? map.nodes.count : 1
+        let state = connectionState
         loop.shared.withLock { shared in
-            shared.isConnected = ready
-            shared.nodes = (connected, known)
+            shared.isConnected = state.ready
+            shared.nodes = state.nodes
         }
+    }
+
+    /// Whether reads can be sent, and how many nodes are connected of how many known.
+    private var connectionState: (ready: Bool, nodes: (connected: Int, known: Int)) {
+        let connected = links.values.reduce(0) { $0 + ($1.isConnected ? 1 : 0) }
+        return (isReady, (connected, isCluster ? map.nodes.count : 1))
     }
 
     /// While not ready: reads queued before the store noticed fail, writes are dropped.
