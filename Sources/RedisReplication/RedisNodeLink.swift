@@ -129,12 +129,17 @@ final class RedisNodeLink {
         wantsWrite = try !connection.flush()
     }
 
-    /// Every complete reply the socket holds now, each with the command it answers.
+    /// Every complete reply the socket holds now, each with the command it answers. A reply nothing asked for
+    /// throws with none of this batch's commands taken as answered, so the caller's ``drop()`` hands them all back
+    /// (reads fail, writes are dropped and counted, clears are sent again) instead of losing the ones matched
+    /// before it.
     func replies() throws(RedisReplicationError) -> [(RedisOwedCommand, RedisReply)] {
         guard let connection else { return [] }
         var settled: [(RedisOwedCommand, RedisReply)] = []
+        let firstOwed = owedHead
         for reply in try connection.readAvailable() {
             guard owedHead < owed.count else {
+                owedHead = firstOwed
                 throw RedisReplicationError(.protocolError, "Redis sent a reply nothing asked for.")
             }
             settled.append((owed[owedHead], reply))
