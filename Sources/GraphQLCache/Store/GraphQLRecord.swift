@@ -41,19 +41,32 @@ public struct GraphQLRecord: Sendable, Hashable {
 public struct GraphQLRecordField: Sendable, Hashable {
     /// The normalized value.
     public var value: GraphQLRecordValue
+    /// ``upstreamMaxAge`` in whole seconds, `UInt32.max` for none: declared between the value and the instant, it
+    /// fills their padding, so every stored field (hinted or not) stays 40 bytes instead of 56.
+    private var maxAgeSeconds: UInt32
     /// When a response last wrote this field (even with an unchanged value), on the store's clock.
     public var writtenAt: CacheInstant
+
     /// How long the upstream said the field may be cached, in seconds from ``writtenAt``, when the answer that
     /// wrote it said so (`Cache-Control: max-age`, or the smallest `extensions.cacheControl` hint on its path);
     /// `nil` otherwise. A later write without a hint removes it. Local rules decide first: see
-    /// ``GraphQLCacheConfig`` for the precedence.
-    public var upstreamMaxAge: Double?
+    /// ``GraphQLCacheConfig`` for the precedence. Kept in whole seconds (as both hint forms give it), from 0 to
+    /// about 136 years; a fraction is dropped.
+    public var upstreamMaxAge: Double? {
+        get { maxAgeSeconds == .max ? nil : Double(maxAgeSeconds) }
+        set { maxAgeSeconds = Self.seconds(newValue) }
+    }
 
     /// Creates a field value.
     public init(value: GraphQLRecordValue, writtenAt: CacheInstant, upstreamMaxAge: Double? = nil) {
         self.value = value
+        self.maxAgeSeconds = Self.seconds(upstreamMaxAge)
         self.writtenAt = writtenAt
-        self.upstreamMaxAge = upstreamMaxAge
+    }
+
+    private static func seconds(_ maxAge: Double?) -> UInt32 {
+        guard let maxAge, !maxAge.isNaN else { return .max }
+        return UInt32(min(max(maxAge, 0), Double(UInt32.max - 1)))
     }
 }
 
