@@ -67,7 +67,7 @@ for target in "${targets[@]}"; do
     printf '%-18s %10s %8s %8s %8s  %s\n' "$target" "${executions:-?}" "${speed:-?}" "${cov:-?}" "${ft:-?}" "$result"
 done
 if [ ${#failed[@]} -gt 0 ]; then
-    echo "fuzz: ${failed[*]} failed; logs in $scratch/logs, inputs in $scratch/artifacts (see README, Fuzzing)" >&2
+    echo "fuzz: ${failed[*]} failed; logs in $scratch/logs, inputs in $scratch/artifacts (see CONTRIBUTING.md, Fuzzing)" >&2
     for target in "${failed[@]}"; do tail -40 "$scratch/logs/$target.log" >&2; done
     exit 1
 fi

@@ -6,7 +6,7 @@ import UnifiedCache
 @testable import RedisReplication
 
 /// A Redis whose default user is the administrator, with least-privilege users made by `ACL SETUSER` (the rules the
-/// README documents for each link).
+/// article "Operating Redis for a fleet" documents for each link).
 private struct ACLRedis {
     let server: RedisTestServer
     let admin: RedisConnection
