@@ -3,7 +3,7 @@ import PackageDescription
 
 // UnifiedCache in the server-side Swift ecosystem: swift-log, swift-metrics, swift-distributed-tracing and
 // ServiceLifecycle. Its own package, so the library's Package.swift keeps zero dependencies; one product per concern,
-// so an app links only the API packages it takes (see the README's "Ecosystem integrations").
+// so an app links only the API packages it takes (see Integrations/README.md).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
 ]
