@@ -171,4 +171,19 @@ struct SharedScopeVaryTests {
         #expect(harness.store.entryCount(in: .shared) == 1)
         #expect(APIService.Configuration().credentialHeaderNames == ["X-Api-Key"])
     }
+
+    @Test("the memory budget reclaims shared-scope answers as it does a session's")
+    func budgetReclaimsSharedScope() async throws {
+        let harness = try await Harness("svary-budget")
+        let budget = try MemoryBudget(limit: 64 << 20)
+        let store = try CacheStore(clock: harness.clock, budget: budget)
+        let shared = core(harness)
+        let alice = APIService(
+            shared: shared, cache: CacheManager(store: store, scope: .session("alice")), credentials: .bearer("t"))
+        _ = try await alice.perform(with: TenantNoticeRequest(ownHeaders: ["X-Tenant": "acme"])).value()
+        #expect(store.entryCount(in: .shared) == 2)  // the Vary descriptor and acme's variant
+        try budget.updateLimit(1)
+        #expect(store.entryCount(in: .shared) == 0)
+        #expect(budget.usedBytes == 0)
+    }
 }

@@ -58,6 +58,23 @@ struct SharedAnswersHubTests {
         #expect(try await tenant.counters().operation("ExchangeRates") == 2)
     }
 
+    @Test("a settings reload that clears a domain drops its entries of REST's shared scope too")
+    func reloadDropsSharedScopeEntries() async throws {
+        let tenant = try await FixtureServer.tenant("hub-shared-reload-rest")
+        let clock = ManualCacheClock()
+        let hub = try sharingHub(tenant, clock: clock)
+        defer { Task { await hub.shutdown() } }
+        let flags = SecondLevelGET(path: "/api/feature-flags", key: "featureFlags.all", isShared: true)
+        let other = SecondLevelGET(path: "/api/tenant-notice", key: "tenant.notice", isShared: true)
+        _ = try await session(hub, .alice).source(of: flags)
+        _ = try await session(hub, .alice).source(of: other)
+        let json = Data(#"{"domains": {"featureFlags": {"policy": 10}}}"#.utf8)
+        _ = try await hub.reloadSettings(from: .json(json, source: "test"), clearingAffectedDomains: true)
+        #expect(try await session(hub, .bob).source(of: flags).source == .network)
+        #expect(try await session(hub, .bob).source(of: other).source == .cache)
+        #expect(try await tenant.counters().route("GET /api/feature-flags") == 2)
+    }
+
     @Test("an answer merged from the second level ends with its upstream max-age, not the local lifetime from the read")
     func secondLevelMergeKeepsHints() async throws {
         let harness = try await SecondLevelHarness("l2-shared-hints")

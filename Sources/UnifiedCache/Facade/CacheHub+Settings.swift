@@ -37,13 +37,10 @@ extension CacheHub {
             }
         }
         replication?.publishSettingsClear(change.domainsToClear.map(\.name.rawValue), reason: .settingsChanged)
+        clearSharedAnswers(of: change.domainsToClear, reason: .settingsChanged)
         // The second level has no index across sessions: the changed domains go with everything else, fleet-wide,
         // in one command (a reload that clears domains is rare; a cold second level is the cost).
-        if !change.domainsToClear.isEmpty {
-            // The PUBLIC answers sessions share have no index by domain either: they go too (refetched on demand).
-            graphQLStore.removeSharedPublicResponses()
-            await secondLevel?.clearAll()
-        }
+        if !change.domainsToClear.isEmpty { await secondLevel?.clearAll() }
         return change
     }
 
