@@ -19,9 +19,12 @@ HINTS = {
     ("Query", "exchangeRates"): (300, "PUBLIC"),
     ("ExchangeRate", "rate"): (60, "PUBLIC"),
     ("Query", "creditScore"): (120, "PRIVATE"),
+    ("Query", "tenantNotice"): (60, "PUBLIC"),
     ("CreditScore", "score"): (30, "PRIVATE"),
 }
 NO_STORE = {("Query", "oneTimeCode")}
+# Fields whose answer depends on a request header: the answer carries ``Vary`` with it.
+VARY = {("Query", "tenantNotice"): "X-Tenant"}
 _ROOT_FIELDS = {field for (parent, field) in list(HINTS) + list(NO_STORE) if parent == "Query"}
 
 
@@ -39,6 +42,7 @@ class HintCollector:
         self.no_store = False
         self.root_fields = 0
         self.hinted_root_fields = 0
+        self.vary = []
 
     def resolve(self, next_resolver, root, info, **arguments):
         key = (info.parent_type.name, info.field_name)
@@ -46,6 +50,8 @@ class HintCollector:
             self.root_fields += 1
         if key in NO_STORE:
             self.no_store = True
+        if key in VARY and VARY[key] not in self.vary:
+            self.vary.append(VARY[key])
         hint = HINTS.get(key)
         if hint is not None:
             max_age, scope = hint
@@ -58,6 +64,8 @@ class HintCollector:
         return next_resolver(root, info, **arguments)
 
     def apply(self, body: dict, headers: list) -> None:
+        if self.vary:
+            headers.append(("Vary", ", ".join(self.vary)))
         if self.no_store:
             headers.append(("Cache-Control", "no-store"))
         if not self.hints:

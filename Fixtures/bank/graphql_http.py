@@ -126,7 +126,8 @@ def handle(request: Request, tenant: Tenant) -> Response:
         return _errors(400, [e.formatted for e in variables])
     collector = HintCollector() if wanted(operation) else None
     with tenant.state_lock:
-        context = Context(tenant.bank, tenant.bank.user(user_id), preferred_language(request))
+        context = Context(tenant.bank, tenant.bank.user(user_id), preferred_language(request),
+                          request.header("X-Tenant") or "")
         result = execute(SCHEMA, document, context_value=context, variable_values=payload.get("variables"),
                          operation_name=payload.get("operationName"),
                          middleware=[collector] if collector else None)

@@ -17,6 +17,7 @@ class Context:
     bank: Bank
     user: UserBank
     language: str  # "en" or "fr", from Accept-Language
+    tenant: str = ""  # the X-Tenant header, "" when absent
 
 
 def _user(info) -> UserBank:
@@ -92,6 +93,7 @@ RESOLVERS = {
     ("Query", "search"): lambda _root, info, term: _user(info).search(term),
     ("Query", "flaky"): flaky,
     ("Query", "exchangeRates"): lambda _root, _info: [dict(rate) for rate in EXCHANGE_RATES],
+    ("Query", "tenantNotice"): lambda _root, info: f"notice for {info.context.tenant or 'no tenant'}",
     ("Query", "creditScore"): credit_score,
     ("Query", "oneTimeCode"): one_time_code,
     ("Account", "transactions"): lambda acc, info, first=20, after=None:

@@ -95,6 +95,8 @@ type Query {
   flaky: String
   "Cache hints (cache_hints.py): PUBLIC, maxAge 300; each rate maxAge 60."
   exchangeRates: [ExchangeRate!]!
+  "Cache hints: PUBLIC, maxAge 60, answered with Vary: X-Tenant; says which X-Tenant header the request sent."
+  tenantNotice: String!
   "Cache hints: PRIVATE, maxAge 120; the score maxAge 30."
   creditScore: CreditScore!
   "A new code on every call, answered with Cache-Control: no-store."

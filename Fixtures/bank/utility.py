@@ -137,6 +137,18 @@ def revalidation(call: Call) -> Response:
     return json_response({"etag": etag}, headers=_caching_headers(call, ""))
 
 
+def tenant_notice(call: Call) -> Response:
+    """A public answer per tenant header: ``{"tenant": X-Tenant, "key": X-Api-Key}`` (empty when absent), with
+    ``Cache-Control: public, max-age=60`` and ``Vary: X-Tenant``; ``?vary=<names>`` sends that ``Vary`` instead
+    (empty: none)."""
+    body = {"tenant": call.request.header("X-Tenant") or "", "key": call.request.header("X-Api-Key") or ""}
+    headers = [("Cache-Control", "public, max-age=60")]
+    vary = call.request.arg("vary", "X-Tenant")
+    if vary:
+        headers.append(("Vary", vary))
+    return json_response(body, headers=headers)
+
+
 def add_utility_routes(router: Router) -> None:
     router.add("ANY", "/api/echo", echo, auth=False)
     router.add("GET", "/api/redirect", redirect, auth=False)
@@ -145,3 +157,4 @@ def add_utility_routes(router: Router) -> None:
     router.add("GET", "/api/bytes", byte_stream, auth=False)
     router.add("GET", "/api/status/{code}", status, auth=False)
     router.add("GET", "/api/revalidation", revalidation, auth=False)
+    router.add("GET", "/api/tenant-notice", tenant_notice, auth=False)

@@ -59,8 +59,7 @@ extension APIService {
             case .fresh(let entry) = cache.peek(key, in: placement.scope),
             let descriptor = entry.value as? VaryDescriptor
         {
-            let headers = placement.isShared ? nil : binding.credentialHeaders
-            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, credentialHeaders: headers) }
+            key = variantKey(descriptor, base: key, of: request, shared: placement.isShared)
         }
         switch cache.lookup(key, in: placement.scope) {
         case .fresh(let entry):
@@ -71,6 +70,38 @@ extension APIService {
             return .stale(CachedValue(value: value, entry: entry, key: key))
         case .miss:
             return .miss
+        }
+    }
+
+    /// The key of the variant of a varying answer this request gets: the values it sends for the headers the answer
+    /// varies on. With a request decorator on the transport, the headers as the decorator leaves them (it may set
+    /// one from the caller's context); without, the cheaper ``sentHeaderValue(_:of:credentialHeaders:)``.
+    @usableFromInline
+    func variantKey<T: RequestType>(
+        _ descriptor: VaryDescriptor, base: String, of request: T, shared: Bool
+    ) -> String {
+        let credentialHeaders = shared ? nil : binding.credentialHeaders
+        guard client.configuration.requestDecorator != nil else {
+            return descriptor.variantKey(base: base) {
+                sentHeaderValue($0, of: request, credentialHeaders: credentialHeaders)
+            }
+        }
+        var headers = configuration.defaultHeaders
+        for field in credentialHeaders ?? [:] { headers.replaceOrAdd(name: field.name, value: field.value) }
+        for field in request.headers { headers.replaceOrAdd(name: field.name, value: field.value) }
+        let sent = client.sentHeaders(of: CurlHTTPClient.Request(url: baseURL + request.path, headers: headers))
+        return descriptor.variantKey(base: base) { name in
+            let values = sent.values(for: name)
+            return values.isEmpty ? nil : values.joined(separator: ",")
+        }
+    }
+
+    /// Whether a shared answer varies on a credential (a standard one, a configured one, or one the session's
+    /// credentials set): it depends on who asks, and is not stored in the shared scope.
+    func variesOnCredential(_ names: [String]) -> Bool {
+        let credentials = credentials
+        return names.contains {
+            $0 == "*" || credentials.isCredentialHeader($0, extra: configuration.credentialHeaderNames)
         }
     }
 
@@ -108,6 +139,7 @@ extension APIService {
         }
         var key = placement.key
         let varies = semantics.vary != nil
+        if placement.isShared, let names = semantics.vary, variesOnCredential(names) { return nil }
         if let names = semantics.vary {
             shared.hasVaryingEntries.store(true, ordering: .relaxed)
             let descriptor = VaryDescriptor(headerNames: names)
@@ -122,8 +154,7 @@ extension APIService {
                 metadata: descriptorMetadata,
                 ifGeneration: generation
             )
-            let headers = placement.isShared ? nil : binding.credentialHeaders
-            key = descriptor.variantKey(base: key) { sentHeaderValue($0, of: request, credentialHeaders: headers) }
+            key = variantKey(descriptor, base: key, of: request, shared: placement.isShared)
         }
         let outcome = cache.store(
             value,

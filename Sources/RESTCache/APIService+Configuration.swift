@@ -34,6 +34,12 @@ extension APIService {
         public var responseInspector: ResponseInspector?
         /// Hears of every upstream fetch and second-level read (see `CacheInstrumentation`). Default: nil.
         public var instrumentation: (any CacheInstrumentation)?
+        /// Header names that count as credentials for the shared scope, besides `Authorization`, `Cookie`,
+        /// `Proxy-Authorization` and every header the session's credentials set: a request that carries one of its
+        /// own is cached in the session's scope, never the shared one, and an answer whose `Vary` names one is never
+        /// stored in the shared scope. Case-insensitive. Default: `["X-Api-Key"]`
+        /// (`UpstreamCredentials.defaultExtraCredentialHeaderNames`).
+        public var credentialHeaderNames: [String]
 
         public init(
             honorsHTTPCaching: Bool = true,
@@ -44,8 +50,10 @@ extension APIService {
             decoder: JSONDecoder = JSONDecoder(),
             encoder: JSONEncoder = JSONEncoder(),
             storagePolicy: StoragePolicy? = nil,
-            responseInspector: ResponseInspector? = nil
+            responseInspector: ResponseInspector? = nil,
+            credentialHeaderNames: [String] = UpstreamCredentials.defaultExtraCredentialHeaderNames
         ) {
+            self.credentialHeaderNames = credentialHeaderNames
             self.honorsHTTPCaching = honorsHTTPCaching
             self.cachingRules = cachingRules
             self.invalidationRules = invalidationRules

@@ -156,7 +156,9 @@ public final class APIService: Sendable {
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
         if binding.isClosed { return .failure(.invalidRequest(.serviceClosed)) }
         guard
-            let placement = RequestPlan.placement(for: request, sessionScope: cache.scope, configuration: configuration)
+            let placement = RequestPlan.placement(
+                for: request, sessionScope: cache.scope, configuration: configuration,
+                sessionCredentials: binding.credentials)
         else {
             return await performUncached(request, placement: nil)
         }

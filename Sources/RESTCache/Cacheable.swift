@@ -23,7 +23,9 @@ public protocol Cacheable: Sendable {
     /// Entities the entry depends on (`"Account:123"`), so a change of them elsewhere invalidates it. Default: none.
     var entityKeys: Set<String> { get }
     /// Public data every session may share. Default: false — entries are private to the session.
-    /// A request that carries credentials is never stored in the shared scope.
+    /// A request that carries credentials (`Authorization`, `Cookie`, `Proxy-Authorization`, a header the session's
+    /// credentials set, or one of `APIService.Configuration.credentialHeaderNames`) is never stored in the shared
+    /// scope.
     var isShared: Bool { get }
 }
 

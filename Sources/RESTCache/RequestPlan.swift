@@ -75,16 +75,22 @@ struct RequestPlan: Sendable {
     }
 
     /// Where a GET's answer is cached, if anywhere; mutations are never cached.
+    ///
+    /// `sessionCredentials` (read only for a shared request with headers of its own) are the session's: a header
+    /// they set is a credential when the request carries it.
     @inlinable
     static func placement<T: RequestType>(
         for request: T,
         sessionScope: CacheScope,
-        configuration: APIService.Configuration
+        configuration: APIService.Configuration,
+        sessionCredentials: @autoclosure () -> UpstreamCredentials = .none
     ) -> CachePlacement? {
         guard request.method == .get else { return nil }
         if let cache = request.cache {
             // A request that carries credentials of its own is never stored where other sessions read.
-            let shared = cache.isShared && !carriesCredentials(request.headers)
+            let shared =
+                cache.isShared
+                && !carriesCredentials(request.headers, configuration: configuration, session: sessionCredentials())
             return CachePlacement(key: cache.key, scope: shared ? .shared : sessionScope, rule: nil)
         }
         guard
@@ -94,7 +100,9 @@ struct RequestPlan: Sendable {
         else { return nil }
         let query = canonicalQuery(request.queryItems)
         let key = "GET \(request.path)" + (query.isEmpty ? "" : "?\(query)")
-        let shared = rule.isShared && !carriesCredentials(request.headers)
+        let shared =
+            rule.isShared
+            && !carriesCredentials(request.headers, configuration: configuration, session: sessionCredentials())
         return CachePlacement(key: key, scope: shared ? .shared : sessionScope, rule: rule)
     }
 
@@ -121,9 +129,16 @@ struct RequestPlan: Sendable {
     /// The tag that lets a mutation of a path find the entries read from it.
     static func pathTag(_ path: String) -> String { "path:\(path)" }
 
+    /// Whether a request's own headers carry a credential: a standard one, one of the configuration's
+    /// ``APIService/Configuration/credentialHeaderNames``, or one the session's credentials set.
     @inlinable
-    static func carriesCredentials(_ headers: CurlHTTPClient.Headers) -> Bool {
-        headers.contains("Authorization") || headers.contains("Cookie") || headers.contains("Proxy-Authorization")
+    static func carriesCredentials(
+        _ headers: CurlHTTPClient.Headers, configuration: APIService.Configuration,
+        session: @autoclosure () -> UpstreamCredentials
+    ) -> Bool {
+        guard headers.count > 0 else { return false }
+        let credentials = session()
+        return headers.contains { credentials.isCredentialHeader($0.name, extra: configuration.credentialHeaderNames) }
     }
 
     /// RFC 3986 query encoding: only unreserved characters stay as they are.

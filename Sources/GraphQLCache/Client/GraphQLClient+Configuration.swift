@@ -59,14 +59,21 @@ extension GraphQLClient {
         /// Share answers the upstream declared `PUBLIC` with the other sessions of the same store that opted in too.
         ///
         /// An answer is shared only when every part of it is public: no `Cache-Control: private` and no `PRIVATE`
-        /// hint, no `Vary` on `Authorization`, `Cookie` or `*`, no `Set-Cookie`, no malformed hint, and a positive
-        /// `maxAge` (the header's, or a hint on every root field; a header alone must also say `public`). It is kept
-        /// whole, keyed by the upstream URL, the configured ``headers``, the document's hash and the variables (never
-        /// by the session's credentials), and a cache-first miss of another session with the same query is answered
+        /// hint, no `Vary: *` and no `Vary` on a credential (see ``credentialHeaderNames``), no `Set-Cookie`, no
+        /// malformed hint, and a positive `maxAge` (the header's, or a hint on every root field; a header alone must
+        /// also say `public`). It is kept whole, keyed by the upstream URL, the configured ``headers``, the document's
+        /// hash, the variables and, for every header its `Vary` names, the value the session sends (its credentials
+        /// over the configured headers, after the transport's request decorator), never by the session's
+        /// credentials, and a cache-first miss of another session with the same query is answered
         /// from it (merged into that session's scope, with its original write time) while it is within its
         /// `maxAge` and the shortest lifetime of this client's own rules. `PRIVATE` answers never leave their
         /// session. Default: false (every session asks the upstream for itself).
         public var sharesPublicResponses: Bool
+        /// Header names that count as credentials for ``sharesPublicResponses``, besides `Authorization`, `Cookie`,
+        /// `Proxy-Authorization` and every header the session's credentials set: an answer whose `Vary` names one
+        /// depends on who asks and is never shared. Case-insensitive. Default: `["X-Api-Key"]`
+        /// (`UpstreamCredentials.defaultExtraCredentialHeaderNames`).
+        public var credentialHeaderNames: [String]
 
         /// Creates a configuration; each parameter defaults to the value documented on its property.
         public init(
@@ -80,9 +87,11 @@ extension GraphQLClient {
             decodingUserInfo: [CodingUserInfoKey: any Sendable] = [:],
             usesAutomaticPersistedQueries: Bool = false,
             usesGETForHashedQueries: Bool = false,
-            sharesPublicResponses: Bool = false
+            sharesPublicResponses: Bool = false,
+            credentialHeaderNames: [String] = UpstreamCredentials.defaultExtraCredentialHeaderNames
         ) {
             self.sharesPublicResponses = sharesPublicResponses
+            self.credentialHeaderNames = credentialHeaderNames
             self.usesAutomaticPersistedQueries = usesAutomaticPersistedQueries
             self.usesGETForHashedQueries = usesGETForHashedQueries
             self.usesGETForQueries = usesGETForQueries

@@ -40,13 +40,32 @@ extension GraphQLClient {
         }
         let stored: Bool
         do {
-            stored = try merge(data, of: request, generation: generation, mutationsSeen: mutationsSeen)
+            stored = try merge(
+                data, of: request, generation: generation, mutationsSeen: mutationsSeen,
+                upstream: Self.secondLevelPolicy(entry), writtenAt: writtenAt(of: entry, now: now))
         } catch {
             // The data does not fit the operation (another schema version): not usable.
             level.recordUnusable(key, in: scope)
             return .upstream(readGeneration)
         }
         return .served(NetworkAnswer(data: data, errors: [], extensions: nil, wasStored: stored, fromSecondLevel: true))
+    }
+
+    /// What a second-level entry still says about its lifetime: the one the replica that stored it gave it (its
+    /// upstream's `maxAge` within that replica's rules), as a bound on every field merged from it; no statement when
+    /// it never expires.
+    static func secondLevelPolicy(_ entry: GraphQLSecondLevelEntry) -> UpstreamCachePolicy {
+        guard let expiresAt = entry.expiresAt else {
+            return .none
+        }
+        return .secondLevel(lifetime: expiresAt.timeIntervalSince(entry.storedAt))
+    }
+
+    /// When an entry was stored, on this store's monotonic clock: its age on the wall clock (none when the other
+    /// replica's clock runs ahead) before now, so the merged fields are as old here as the entry is.
+    func writtenAt(of entry: GraphQLSecondLevelEntry, now: Date) -> CacheInstant {
+        let age = OutsideValue.clampedDuration(seconds: now.timeIntervalSince(entry.storedAt))
+        return store.clock.now().advanced(by: .zero - age)
     }
 
     /// The second-level identity of a query's result.

@@ -141,10 +141,14 @@ extension GraphQLNormalizedStore {
     }
 
     /// Drops the scope's records in constant time and moves it to a new generation (the logout clear). Large
-    /// scopes are freed on a background queue; their bytes are released from the budget at once.
+    /// scopes are freed on a background queue; their bytes are released from the budget at once. A clear of the
+    /// shared scope also drops the `PUBLIC` answers kept for sharing between sessions (a hub-wide clear).
     @discardableResult
     public func clear(scope: CacheScope, reason: ClearReason = .manual) -> GraphQLEvictionReport {
         let start = ContinuousClock.now
+        if scope == .shared {
+            publicResponses.removeAll()
+        }
         guard let partition = partitions.detach(scope) else {
             return report(RemovalTally(), since: start)
         }
@@ -257,11 +261,14 @@ extension GraphQLNormalizedStore: MemoryReclaimer {
     /// one scan of the scopes and reused by later reclaims until every ranked scope was drained (CacheCore's
     /// `ScopedPartitions.nextReclaimCandidate()`), so sustained pressure does not scan and sort every session on
     /// each reclaim. Evictions are emitted after the scope's lock is released.
+    ///
+    /// The `PUBLIC` answers kept for sharing between sessions go first (expired ones, then the oldest): copies any
+    /// session can fetch again, which no session's end would ever free.
     public func reclaim(bytes: Int) -> Int {
         guard bytes > 0 else {
             return 0
         }
-        var released = 0
+        var released = publicResponses.reclaim(bytes: bytes, now: clock.now())
         var rescanned = false
         let budget = budget
         while released < bytes {

@@ -126,7 +126,14 @@ public final class GraphQLNormalizedStore: Sendable {
         publicResponses.count
     }
 
+    /// Cache-first misses of a session answered from another session's shared `PUBLIC` answer since the store was
+    /// made: the shared hits of GraphQL.
+    public var sharedPublicResponseHits: Int {
+        publicResponses.hits
+    }
+
     /// Forgets every answer kept for sharing across sessions (each session's own records stay); returns how many.
+    /// A clear of the shared scope (``clear(scope:reason:)`` with `.shared`) does it too.
     @discardableResult
     public func removeSharedPublicResponses() -> Int {
         publicResponses.removeAll()

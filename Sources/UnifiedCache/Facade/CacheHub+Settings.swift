@@ -37,6 +37,7 @@ extension CacheHub {
             }
         }
         replication?.publishSettingsClear(change.domainsToClear.map(\.name.rawValue), reason: .settingsChanged)
+        clearSharedAnswers(of: change.domainsToClear, reason: .settingsChanged)
         // The second level has no index across sessions: the changed domains go with everything else, fleet-wide,
         // in one command (a reload that clears domains is rare; a cold second level is the cost).
         if !change.domainsToClear.isEmpty { await secondLevel?.clearAll() }

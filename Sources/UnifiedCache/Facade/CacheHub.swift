@@ -137,7 +137,8 @@ public final class CacheHub: Sendable {
             rest: restStore.statistics(),
             graphQL: graphQL,
             graphQLRecords: graphQL.entryCount,
-            queryTimestamps: timestamps
+            queryTimestamps: timestamps,
+            sharedHits: restStore.statistics(for: .shared).hits + graphQLStore.sharedPublicResponseHits
         )
     }
 

@@ -88,6 +88,7 @@ extension ReplicationCoordinator {
 
     private func clearDomains(_ names: [String], reason: ClearReason, issuedAt: Int64, in hub: CacheHub) async {
         let domains = names.compactMap { try? CacheDomain.Name($0) }
+        hub.clearSharedAnswers(of: domains.compactMap { hub.settings.current.domainMap[$0] }, reason: reason)
         for registered in registeredSessions where concerns(issuedAt: issuedAt, createdAt: registered.createdAt) {
             guard let session = registered.session, hub.isLive(session) else { continue }
             for domain in domains { await session.cacheManager.clear(domain: domain, reason: reason) }

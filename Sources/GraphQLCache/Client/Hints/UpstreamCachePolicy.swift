@@ -18,9 +18,12 @@ struct UpstreamCachePolicy: Sendable {
     var headerSaysPublic = false
     /// `Cache-Control: max-age` (or `no-cache`, as 0), in seconds.
     var headerMaxAge: Double?
-    /// `Vary` names the credentials (`Authorization`, `Cookie`, `*`) or the answer sets a cookie: it depends on who
-    /// asks, whatever its hints say.
+    /// `Vary` names the standard credentials (`Authorization`, `Cookie`, `Proxy-Authorization`) or `*`, or the
+    /// answer sets a cookie: it depends on who asks, whatever its hints say.
     var dependsOnCaller = false
+    /// Every request header `Vary` names, lowercased, sorted, once each: a shared copy is keyed by the values the
+    /// session sends for them (or not shared when one is a credential of the session).
+    var varyNames: [String] = []
     /// The usable `maxAge` hints by response path.
     var hints = CacheHintTree()
     /// Hints with a usable `maxAge`, and the smallest of them.
@@ -41,6 +44,15 @@ struct UpstreamCachePolicy: Sendable {
     }
 
     private init() {}
+
+    /// What an answer read from the second level still says: the lifetime the replica that stored it gave it (the
+    /// upstream's `maxAge` bounded by that replica's rules), as a bound on every field it writes, so a merged copy
+    /// ends when the original would instead of living by the local rules from the read on.
+    static func secondLevel(lifetime seconds: Double) -> UpstreamCachePolicy {
+        var policy = UpstreamCachePolicy()
+        policy.headerMaxAge = usableSeconds(max(0, seconds)) ?? OutsideValue.longestSeconds
+        return policy
+    }
 
     /// Whether any statement bounds the freshness of the fields the answer writes.
     var boundsFreshness: Bool {
@@ -96,12 +108,16 @@ struct UpstreamCachePolicy: Sendable {
                 }
             }
         }
+        var names: Set<String> = []
         for value in headers.values(for: "vary") {
-            for name in value.split(separator: ",").map({ Self.trimmed($0).lowercased() })
-            where name == "*" || name == "authorization" || name == "cookie" {
-                dependsOnCaller = true
+            for name in value.split(separator: ",").map({ Self.trimmed($0).lowercased() }) where !name.isEmpty {
+                names.insert(name)
+                if name == "*" || UpstreamCredentials.isCredentialHeader(name, extra: []) {
+                    dependsOnCaller = true
+                }
             }
         }
+        varyNames = names.sorted()
         if headers.contains("set-cookie") {
             dependsOnCaller = true
         }
