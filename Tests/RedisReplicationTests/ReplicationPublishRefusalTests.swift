@@ -40,8 +40,14 @@ private final class Events: Sendable {
     func append(_ event: ReplicationEvent) { events.withLock { $0.append(event) } }
     func contains(_ predicate: (ReplicationEvent) -> Bool) -> Bool { events.withLock { $0.contains(where: predicate) } }
     var refusedByRedis: Bool {
-        contains { if case .linkChanged(.disconnected(let reason)) = $0 { reason.contains("NOPERM") } else { false } }
+        contains { if case .linkChanged(let state) = $0 { RedisReplicationTests.refusedByRedis(state) } else { false } }
     }
+}
+
+/// A link that broke because Redis answered NOPERM.
+private func refusedByRedis(_ state: ReplicationLinkState) -> Bool {
+    if case .disconnected(let reason) = state { return reason.contains("NOPERM") }
+    return false
 }
 
 @Suite("Replication: a PUBLISH Redis answers with an error is re-sent, or becomes a drop request, never lost")
@@ -65,9 +71,7 @@ struct ReplicationPublishRefusalTests {
 
         try redis.refusePublish()
         publishing.publish([7, 7, 7])
-        try await waitUntil {
-            sender.states.contains { if case .disconnected(let reason) = $0 { reason.contains("NOPERM") } else { false } }
-        }
+        try await waitUntil { sender.states.contains(where: refusedByRedis) }
         #expect(!receiver.payloads.contains([7, 7, 7]))
         try redis.allowPublish()
         try await waitUntil { receiver.payloads.contains([7, 7, 7]) }
