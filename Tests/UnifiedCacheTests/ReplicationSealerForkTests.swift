@@ -29,6 +29,8 @@ struct ReplicationSealerForkTests {
         let parentSender = sealer.sender
 
         pid.withLock { $0 = 4_101 }  // what the child of a fork() sees
+        // Before the child seals anything, the parent's messages are already another replica's to it.
+        #expect(sealer.open(sealed[1]) == receiver.open(sealed[1]) && sealer.sender != parentSender)
         sealer.seal([3], issuedAt: 1_002) { sealed.append($0) }
         sealer.seal([4], issuedAt: 1_003) { sealed.append($0) }
         let envelopes = sealed.map { receiver.open($0) }.compactMap(envelope)

@@ -129,18 +129,28 @@ final class ReplicationSealer: Sendable {
         sealing = Mutex(Sealing(processID: processID(), sender: sender, key: secret.messageKey(at: 0, sender: sender)))
     }
 
-    /// This process's sender id: 16 random bytes, drawn again in a child after `fork()` (on its first seal).
-    var sender: [UInt8] { sealing.withLock { $0.sender } }
+    /// This process's sender id: 16 random bytes, drawn again in a child after `fork()`.
+    var sender: [UInt8] {
+        sealing.withLock { sealing in
+            renew(&sealing)
+            return sealing.sender
+        }
+    }
+
+    /// Draws a new sender id, key and counter when this is not the process they were drawn for (a child of
+    /// `fork()`); one `getpid()` otherwise.
+    private func renew(_ sealing: inout Sealing) {
+        let process = processID()
+        guard sealing.processID != process else { return }
+        let sender = SecureRandom.bytes(ReplicationEnvelope.senderLength)
+        sealing = Sealing(processID: process, sender: sender, key: secret.messageKey(at: 0, sender: sender))
+    }
 
     /// Seals `plaintext` under the next counter and hands it to `deliver` before the next message gets a counter,
     /// so messages leave this replica in counter order (a receiver's window accepts a late one, but only so late).
     func seal(_ plaintext: [UInt8], issuedAt: Int64, deliver: ([UInt8]) -> Void) {
-        let process = processID()
         sealing.withLock { sealing in
-            if sealing.processID != process {
-                let sender = SecureRandom.bytes(ReplicationEnvelope.senderLength)
-                sealing = Sealing(processID: process, sender: sender, key: secret.messageKey(at: 0, sender: sender))
-            }
+            renew(&sealing)
             sealing.counter += 1
             let envelope = ReplicationEnvelope(
                 keyID: currentKeyID, sender: sealing.sender, counter: sealing.counter, issuedAt: issuedAt)
