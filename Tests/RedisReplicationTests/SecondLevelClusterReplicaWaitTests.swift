@@ -64,7 +64,9 @@ struct SecondLevelClusterReplicaWaitTests {
         }
         #expect(store.statistics().errors == 0 && store.lastError == nil)
         var waits = 0
-        for node in owned.keys { waits += try ClusterAdmin(cluster, node: node).counter("commandstats", "cmdstat_wait") }
+        for node in owned.keys {
+            waits += try ClusterAdmin(cluster, node: node).counter("commandstats", "cmdstat_wait")
+        }
         #expect(waits >= owned.count)  // each namespace clear waited for its primary's replica
         await store.shutdown()
         await cluster.stop()
