@@ -26,6 +26,11 @@ final class RedisLink {
     private var pending: [Pending] = []
     private var subscriberPingSentAt: ContinuousClock.Instant?
     private var lastPing: ContinuousClock.Instant
+    /// Set when Redis answered the first of ``unacknowledged`` with an error (e.g. NOPERM after an ACL change): the
+    /// link ends, and the payload is still the first to re-send.
+    private(set) var refusedPublish = false
+    /// PUBLISH commands Redis accepted on this link.
+    private(set) var acknowledgedPublishes = 0
 
     /// Connects both connections and subscribes; every step bounded by the configured timeouts.
     init(configuration: RedisReplicationConfiguration, clock: ContinuousClock) throws(RedisReplicationError) {
@@ -115,11 +120,14 @@ final class RedisLink {
         }
         if descriptors[2].revents & ready != 0 || buffered.publisher {
             for reply in try publisher.readAvailable() {
-                guard !pending.isEmpty else { break }
-                pending.removeFirst()
+                guard let answered = pending.first else { break }
                 if case .error(let text) = reply {
+                    // A refused PUBLISH stays pending: the caller re-sends it (or turns it into a drop request).
+                    if case .publish = answered { refusedPublish = true } else { pending.removeFirst() }
                     throw RedisReplicationError(.protocolError, "Redis refused a command.", underlying: text)
                 }
+                pending.removeFirst()
+                if case .publish = answered { acknowledgedPublishes += 1 }
             }
         }
         return messages

@@ -12,6 +12,11 @@ enum RedisSecondLevelOwed {
     case ping
     /// The reply to `ASKING` before a redirected command.
     case asking
+    /// A step of a clear sent to a primary that has replicas: its reply is held until the `WAIT` behind it says a
+    /// replica has it too (see `RedisSecondLevelWorker+Replicas.swift`).
+    case clearAwaitingReplica(RedisPendingClear)
+    /// The `WAIT 1 <ms>` behind such a step.
+    case replicaWait(RedisPendingClear)
 }
 
 /// A clear not yet applied: the callers' clear ids and the step to send next.
@@ -27,6 +32,8 @@ struct RedisPendingClear {
 
     var ids: [Int]
     var step: Step
+    /// Times this step was applied by a primary whose replicas did not confirm it within the `WAIT`.
+    var unconfirmed = 0
 }
 
 /// A command sent on a node's connection and still owed a reply, with what the reply settles.
@@ -50,6 +57,11 @@ final class RedisNodeLink {
     var backoff: Duration
     /// Whether the socket took less than was queued (poll for writability).
     var wantsWrite = false
+    /// Whether the node was a primary with replicas when connected (`ROLE`): clear steps sent to it are followed by
+    /// `WAIT`. Cleared when its replicas stop confirming, until the next connection asks again.
+    var hasReplicas = false
+    /// Replies of clear steps whose `WAIT` is still owed, oldest first (Redis answers in order).
+    var awaitingReplica: [(item: RedisOwedCommand, reply: RedisReply)] = []
 
     init(node: RedisNodeAddress, now: ContinuousClock.Instant, backoff: Duration) {
         self.node = node
@@ -79,6 +91,8 @@ final class RedisNodeLink {
                 }
                 hashes.append(hash)
             }
+            // A user whose ACL lacks ROLE (or WAIT) clears as before: without a replica's confirmation.
+            let hasReplicas = RedisSecondLevelCommands.hasReplicas(try made.command([Array("ROLE".utf8)]))
             var epoch: String?
             if let epochKey {
                 let reply = try made.command([Array("GET".utf8), epochKey])
@@ -94,7 +108,8 @@ final class RedisNodeLink {
                 read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
                 readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5])
             return RedisNodeHandshake(
-                node: node, result: .success(.init(connection: made, hashes: scripts, epoch: epoch)))
+                node: node,
+                result: .success(.init(connection: made, hashes: scripts, epoch: epoch, hasReplicas: hasReplicas)))
         } catch {
             return RedisNodeHandshake(node: node, result: .failure(error))
         }
@@ -159,6 +174,7 @@ final class RedisNodeLink {
     func drop() -> [RedisOwedCommand] {
         connection = nil
         wantsWrite = false
+        awaitingReplica.removeAll()  // their WAITs are owed too: failed, they send the steps again
         defer {
             owed.removeAll()
             owedHead = 0
@@ -177,6 +193,7 @@ struct RedisNodeHandshake: @unchecked Sendable {
         let connection: RedisConnection
         let hashes: ScriptHashes
         let epoch: String?
+        let hasReplicas: Bool
     }
 
     let node: RedisNodeAddress

@@ -12,6 +12,11 @@ import UnifiedCache
 /// them with poll(): it publishes queued payloads, delivers messages, checks health with PING, and reconnects with
 /// backoff. Swift tasks never wait on Redis: they only append to ``Shared/outbox`` and write a byte to a pipe.
 final class RedisPubSubLoop: RedisLoopStopping, Sendable {
+    /// Times in a row Redis may refuse the same first payload (re-sent after each reconnection) before it is given up
+    /// and every replica is asked to drop its local caches instead: a clear is re-sent or turned into a drop
+    /// request, never lost.
+    static let refusalLimit = 3
+
     struct Shared: RedisLoopState {
         var outbox: [[UInt8]] = []
         var receiver: (any ReplicationReceiver)?
@@ -79,6 +84,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
         // to the next seed.
         let seeds = configuration.seeds
         var seed = 0
+        var refusals = 0
         report(.connecting)
         while !shared.withLock({ $0.stopRequested }) {
             guard let current = link else {
@@ -106,9 +112,19 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
                 let messages = try current.turn(wakeReader: wakePipe.reader)
                 let receiver = shared.withLock { $0.receiver }
                 for message in messages { receiver?.transportDidReceive(message) }
+                if current.acknowledgedPublishes > 0 { refusals = 0 }
             } catch {
-                let unsent = current.unacknowledged
+                var unsent = current.unacknowledged
+                var givenUp = false
+                if current.refusedPublish {
+                    refusals += 1
+                    if refusals >= Self.refusalLimit, !unsent.isEmpty {
+                        unsent.removeFirst()
+                        (refusals, givenUp) = (0, true)
+                    }
+                }
                 shared.withLock { $0.outbox.insert(contentsOf: unsent, at: 0) }
+                if givenUp { shared.withLock { $0.receiver }?.transportDidDropOutgoingMessages() }
                 link = nil
                 seed += 1
                 report(.disconnected(reason: error.description))

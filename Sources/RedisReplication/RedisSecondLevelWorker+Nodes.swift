@@ -87,6 +87,7 @@ extension RedisSecondLevelWorker {
         switch handshake.result {
         case .success(let made):
             link.adopt(made.connection, now: clock.now)
+            link.hasReplicas = made.hasReplicas
             commands = RedisSecondLevelCommands(
                 keys: keys, hashes: made.hashes, maxTimeToLive: configuration.maxTimeToLive, readsEpochKey: !isCluster)
             if let read = made.epoch {
@@ -150,8 +151,10 @@ extension RedisSecondLevelWorker {
         case .write:
             answeredWrites += 1
             delta.droppedWrites += 1
-        case .clear(let clear):
+        case .clear(let clear), .replicaWait(let clear):
             pendingClears.insert(clear, at: 0)
+        case .clearAwaitingReplica:
+            break  // the WAIT sent right behind it is owed too, and sends the step again
         case .epoch:
             epochPollOutstanding = false
         case .ping, .asking:

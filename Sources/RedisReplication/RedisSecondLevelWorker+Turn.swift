@@ -129,7 +129,7 @@ extension RedisSecondLevelWorker {
                 continue
             }
             do throws(RedisReplicationError) {
-                try link.send(RedisOwedCommand(what: .clear(clear), command: command, sentAt: now))
+                try sendClear(clear, command: command, on: link, now: now)
             } catch {
                 disconnect(link, error)
             }
@@ -140,7 +140,8 @@ extension RedisSecondLevelWorker {
     private func settleReplies(of link: RedisNodeLink) {
         do throws(RedisReplicationError) {
             var lostScripts = false
-            for (item, reply) in try link.replies() {
+            for (owed, received) in try link.replies() {
+                guard let (item, reply) = heldForReplica(owed, received, on: link) else { continue }
                 if redirect(item, reply, from: link) { continue }
                 lostScripts = settle(item, reply) || lostScripts
             }
@@ -188,8 +189,8 @@ extension RedisSecondLevelWorker {
         case .epoch:
             epochPollOutstanding = false
             if let read = RedisSecondLevelCommands.epoch(in: reply) { epoch = read }
-        case .ping, .asking:
-            break
+        case .ping, .asking, .clearAwaitingReplica, .replicaWait:
+            break  // the last two are held by heldForReplica and settled as a `.clear`
         }
         return lostScripts
     }

@@ -162,6 +162,61 @@ struct ReplicationReplayTests {
         await fleet.shutdown()
     }
 
+    @Test("a clear or drop issued further ahead than the clock-skew allowance is refused; one 1 s ahead is applied")
+    func issuedAheadOfTheSkewAllowance() async throws {
+        let fleet = try await ClockedFleet("replayfuture")
+        let onB = fleet.alice(on: fleet.b)
+        _ = try await onB.rest.perform(with: summary).get()
+
+        fleet.clockA.advance(seconds: 30)  // A's wall clock runs 30 s ahead of B's
+        _ = fleet.alice(on: fleet.a)
+        await fleet.a.endSession(id: "session-alice")
+        try await waitUntil { fleet.b.replicationStatistics?.rejected(.future) == 1 }
+        fleet.a.replication?.transportDidDropOutgoingMessages()  // a request to drop every cache: the same bound
+        try await waitUntil { fleet.b.replicationStatistics?.rejected(.future) == 2 }
+        #expect(fleet.b.existingSession(id: "session-alice") === onB)
+        #expect(try await onB.source(of: summary) == .cache)
+        #expect(fleet.b.replicationStatistics?.applied == 0)
+        #expect(fleet.b.metricsText().contains(#"ucache_replication_rejected_total{reason="future"} 2"#))
+
+        fleet.clockB.advance(seconds: 29)  // A is now 1 s ahead: within the 2 s allowance
+        _ = fleet.alice(on: fleet.a)
+        await fleet.a.endSession(id: "session-alice")
+        try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) == 1 }
+        #expect(fleet.b.existingSession(id: "session-alice") == nil)
+        #expect(fleet.b.replicationStatistics?.rejected(.future) == 2)
+        await fleet.shutdown()
+    }
+
+    @Test("a logout from a sender whose clock runs 30 s ahead, replayed, never ends a session created after it")
+    func replayedLogoutFromAClockAhead() async throws {
+        let fleet = try await ClockedFleet("replayahead")
+        let attacker = try await ChannelAttacker(redisURL: fleet.url, channel: fleet.channel)
+        fleet.clockA.advance(seconds: 30)
+        _ = fleet.alice(on: fleet.a)
+        await fleet.a.endSession(id: "session-alice", principal: VerifiedPrincipal("alice"))
+        try await waitUntil { attacker.listener.payloads.count == 1 }
+        let logout = try #require(attacker.listener.payloads.first)
+
+        // A replica that never saw the logout's sender; alice logs in there 10 s after the logout was sent.
+        let clock = ManualCacheClock(date: fleet.clockB.wallClockNow())
+        let restarted = try ReplicaHarness.hub(
+            tenant: fleet.tenant, redisURL: fleet.url, channel: fleet.channel, settings: SettingsStore(),
+            adjust: { $0.clock = clock })
+        try await ReplicaHarness.waitUntilReady(restarted)
+        clock.advance(seconds: 10)
+        let later = fleet.alice(on: restarted)
+        _ = try await later.rest.perform(with: summary).get()
+        try attacker.publish(logout)
+        try await waitUntil { restarted.replicationStatistics?.rejected(.future) == 1 }
+        #expect(restarted.existingSession(id: "session-alice") === later)
+        #expect(try await later.source(of: summary) == .cache)
+        #expect(restarted.replicationStatistics?.applied == 0)
+        await restarted.shutdown()
+        await attacker.stop()
+        await fleet.shutdown()
+    }
+
     @Test("oversize payloads are refused before any cryptography, even authentic ones; junk and forgeries are counted")
     func oversizeAndForged() async throws {
         let events = EventLog()

@@ -62,31 +62,6 @@ struct ReplicationMessageCodecTests {
         }
     }
 
-    @Test("a sender's high-water mark refuses a counter at or below it; marks past the lifetime are forgotten first")
-    func highWaterMarks() {
-        var marks = HighWaterMarks()
-        var accepted: Bool
-        let alpha = [UInt8](repeating: 1, count: 16)
-        accepted = marks.advance(sender: alpha, counter: 5, issuedAt: 1_000, now: 1_000, lifetime: 60_000)
-        #expect(accepted)
-        accepted = marks.advance(sender: alpha, counter: 5, issuedAt: 1_000, now: 1_000, lifetime: 60_000)
-        #expect(!accepted)
-        accepted = marks.advance(sender: alpha, counter: 4, issuedAt: 1_000, now: 1_000, lifetime: 60_000)
-        #expect(!accepted)
-        accepted = marks.advance(sender: alpha, counter: 6, issuedAt: 1_001, now: 1_001, lifetime: 60_000)
-        #expect(accepted)
-        for index in 1..<HighWaterMarks.limit {
-            let sender = withUnsafeBytes(of: index) { Array($0) } + [UInt8](repeating: 9, count: 8)
-            accepted = marks.advance(sender: sender, counter: 1, issuedAt: 100_000, now: 100_000, lifetime: 60_000)
-            #expect(accepted)
-        }
-        #expect(marks.marks.count == HighWaterMarks.limit)
-        let newcomer = [UInt8](repeating: 2, count: 16)
-        accepted = marks.advance(sender: newcomer, counter: 1, issuedAt: 100_000, now: 100_000, lifetime: 60_000)
-        #expect(accepted)
-        #expect(marks.marks[alpha] == nil && marks.marks.count == HighWaterMarks.limit)  // alpha's mark had expired
-    }
-
     @Test("durations and dates become milliseconds without overflow; the replay rules are validated")
     func ruleConversions() throws {
         #expect(ReplayRules.milliseconds(.seconds(60)) == 60_000)

@@ -31,38 +31,6 @@ struct ReplayRules: Sendable {
     }
 }
 
-/// Each sender's highest counter seen, bounded: an entry whose last message is older than the lifetime can go,
-/// since any message of that age is refused by the age check anyway.
-struct HighWaterMarks {
-    /// Senders remembered at most; past it, expired entries go first, then the longest silent.
-    static let limit = 4096
-
-    struct Mark {
-        var counter: UInt64
-        /// Issue time of the sender's last accepted message (its clock), milliseconds since 1970.
-        var issuedAt: Int64
-    }
-
-    private(set) var marks: [[UInt8]: Mark] = [:]
-
-    /// Records `counter` for `sender` when it is above the sender's mark; false (a replay) otherwise.
-    mutating func advance(sender: [UInt8], counter: UInt64, issuedAt: Int64, now: Int64, lifetime: Int64) -> Bool {
-        if let mark = marks[sender] {
-            guard counter > mark.counter else { return false }
-            marks[sender] = Mark(counter: counter, issuedAt: max(issuedAt, mark.issuedAt))
-            return true
-        }
-        if marks.count >= Self.limit {
-            marks = marks.filter { now - $0.value.issuedAt <= lifetime }
-            if marks.count >= Self.limit, let oldest = marks.min(by: { $0.value.issuedAt < $1.value.issuedAt }) {
-                marks[oldest.key] = nil
-            }
-        }
-        marks[sender] = Mark(counter: counter, issuedAt: issuedAt)
-        return true
-    }
-}
-
 extension ReplicationCoordinator {
     /// What `admit(_:)` decided about a payload.
     enum Admission {
@@ -72,7 +40,8 @@ extension ReplicationCoordinator {
     }
 
     /// The checks every payload passes before it is applied, cheapest first: its size (before any cryptography),
-    /// its seal, its age, its counter against the sender's high-water mark, then its content.
+    /// its seal, its age (at most the lifetime old, at most the clock-skew allowance ahead), its counter against the
+    /// sender's anti-replay window, then its content.
     func admit(_ payload: [UInt8]) -> Admission {
         guard payload.count <= rules.maximumPayloadBytes else { return .rejected(.oversize) }
         let envelope: ReplicationEnvelope
@@ -87,9 +56,11 @@ extension ReplicationCoordinator {
         let age = now.subtractingReportingOverflow(envelope.issuedAt)
         guard !age.overflow else { return .rejected(envelope.issuedAt > now ? .future : .stale) }
         if age.partialValue > rules.lifetime { return .rejected(.stale) }
-        if age.partialValue < -rules.lifetime { return .rejected(.future) }
+        // Ahead by no more than the skew allowance: a sender whose clock runs ahead cannot issue a clear that
+        // `concerns(issuedAt:createdAt:)` would apply to sessions created here after it arrived.
+        if age.partialValue < -rules.skewAllowance { return .rejected(.future) }
         let fresh = state.withLock { state in
-            state.highWater.advance(
+            state.replayWindows.accept(
                 sender: envelope.sender, counter: envelope.counter, issuedAt: envelope.issuedAt, now: now,
                 lifetime: rules.lifetime)
         }

@@ -17,12 +17,14 @@ public struct ReplicationConfiguration: Sendable {
     /// usually under 200 bytes).
     public var maximumPayloadBytes: Int
     /// How long a message stays acceptable after it was issued (by the sender's wall clock); an older one is
-    /// refused, and so is one issued further than this in this replica's future. Default: 60 s.
+    /// refused. Default: 60 s.
     public var messageLifetime: Duration
     /// How far apart the replicas' wall clocks may be. A session ending or clear applies to a session only if the
     /// session was created here no later than the message's issue time plus this allowance, so a replayed logout
     /// never ends a session started after it; a legitimate one is never missed while clocks differ by less than the
-    /// allowance. Default: 2 s.
+    /// allowance. A message issued further than this in this replica's future is refused (``ReplicationRejection/future``),
+    /// whatever it asks, so a sender whose clock runs ahead cannot reach sessions created after its message.
+    /// Default: 2 s.
     public var clockSkewAllowance: Duration
     /// The wall clock that stamps messages and judges their age; `SystemCacheClock` by default (replicas are
     /// separate processes: the wall clock is the one time they share). Tests inject a `ManualCacheClock`.
@@ -71,10 +73,11 @@ public enum ReplicationRejection: String, CaseIterable, Hashable, Sendable {
     case unauthentic
     /// Issued longer ago than ``ReplicationConfiguration/messageLifetime``.
     case stale
-    /// Issued further in the future than ``ReplicationConfiguration/messageLifetime`` (a sender's clock far ahead).
+    /// Issued further in the future than ``ReplicationConfiguration/clockSkewAllowance`` (a sender's clock ahead).
     case future
-    /// Its sender already had a message with this counter or a higher one delivered: a replay (or a re-send after a
-    /// reconnection, which is harmless to refuse).
+    /// Its sender already had a message with this counter delivered, or one so much later that this counter is
+    /// below the sender's anti-replay window: a replay (or a re-send after a reconnection, which is harmless to
+    /// refuse).
     case replayed
     /// Authentic, but its content is not a clear this release knows.
     case undecodable

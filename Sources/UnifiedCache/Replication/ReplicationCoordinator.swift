@@ -29,8 +29,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
         /// Session hash (under every key of the ring) → the live session. Weak: a session holds the coordinator
         /// (through its parts), and the hub's registry is what keeps sessions alive.
         var sessions: [String: RegisteredSession] = [:]
-        /// Each sender's highest counter seen, and when (see `ReplayRules`).
-        var highWater = HighWaterMarks()
+        /// Each sender's anti-replay window, and when it last sent (see `AntiReplayWindows`).
+        var replayWindows = AntiReplayWindows()
         var hub = WeakHub()
         var worker: Task<Void, Never>?
     }

@@ -1,13 +1,19 @@
 import CacheCrypto
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The clear header of a sealed replication message (wire format v3), all of it authenticated:
 ///
 /// `version (1) = 3 | key id (4) | sender id (16) | counter (8) | issued-at (8) | ciphertext | tag (16)`
 ///
 /// Integers are big-endian; issued-at is milliseconds since 1970 on the sender's wall clock. The sender id is 16
 /// random bytes per process and the counter strictly increases for it, so the pair names one message for good: a
-/// receiver keeps each sender's highest counter and refuses anything at or below it.
+/// receiver keeps each sender's anti-replay window and refuses a counter it has seen or one below the window.
 struct ReplicationEnvelope: Equatable, Sendable {
     static let version: UInt8 = 3
     static let senderLength = 16
@@ -78,12 +84,22 @@ final class ReplicationSealer: Sendable {
     static let openingKeyLimit = 256
 
     let secret: ReplicationSecret
-    /// This process's sender id: 16 random bytes.
-    let sender: [UInt8]
-    private let ownKey: AES256GCMKey
     private let currentKeyID: [UInt8]
-    private let counter = Mutex<UInt64>(0)
+    /// Tells which process seals: `getpid()`, or what a test injects.
+    private let processID: @Sendable () -> Int32
+    private let sealing: Mutex<Sealing>
     private let openingKeys = Mutex<[OpeningKeyName: AES256GCMKey]>([:])
+
+    /// This process's sender id, key and counter, and the process they were drawn for. A child made by `fork()`
+    /// inherits them; were it to seal under them, two processes would use one key with the same counters as nonces
+    /// (AES-GCM nonce reuse, which gives away the key's authentication). The seal path compares the pid first and
+    /// draws a new sender id in a process that is not the one it was drawn for.
+    private struct Sealing {
+        var processID: Int32
+        var sender: [UInt8]
+        var key: AES256GCMKey
+        var counter: UInt64 = 0
+    }
 
     private struct OpeningKeyName: Hashable {
         var index: Int
@@ -102,25 +118,46 @@ final class ReplicationSealer: Sendable {
         case message(ReplicationEnvelope, [UInt8])
     }
 
-    init(secret: ReplicationSecret, sender: [UInt8] = SecureRandom.bytes(ReplicationEnvelope.senderLength)) {
+    init(
+        secret: ReplicationSecret, sender: [UInt8] = SecureRandom.bytes(ReplicationEnvelope.senderLength),
+        processID: @escaping @Sendable () -> Int32 = { getpid() }
+    ) {
         precondition(sender.count == ReplicationEnvelope.senderLength, "a sender id is 16 bytes")
         self.secret = secret
-        self.sender = sender
-        ownKey = secret.messageKey(at: 0, sender: sender)
+        self.processID = processID
         currentKeyID = secret.keyID(at: 0)
+        sealing = Mutex(Sealing(processID: processID(), sender: sender, key: secret.messageKey(at: 0, sender: sender)))
+    }
+
+    /// This process's sender id: 16 random bytes, drawn again in a child after `fork()`.
+    var sender: [UInt8] {
+        sealing.withLock { sealing in
+            renew(&sealing)
+            return sealing.sender
+        }
+    }
+
+    /// Draws a new sender id, key and counter when this is not the process they were drawn for (a child of
+    /// `fork()`); one `getpid()` otherwise.
+    private func renew(_ sealing: inout Sealing) {
+        let process = processID()
+        guard sealing.processID != process else { return }
+        let sender = SecureRandom.bytes(ReplicationEnvelope.senderLength)
+        sealing = Sealing(processID: process, sender: sender, key: secret.messageKey(at: 0, sender: sender))
     }
 
     /// Seals `plaintext` under the next counter and hands it to `deliver` before the next message gets a counter,
-    /// so messages leave this replica in counter order (a receiver refuses a counter below one it has seen).
+    /// so messages leave this replica in counter order (a receiver's window accepts a late one, but only so late).
     func seal(_ plaintext: [UInt8], issuedAt: Int64, deliver: ([UInt8]) -> Void) {
-        counter.withLock { counter in
-            counter += 1
+        sealing.withLock { sealing in
+            renew(&sealing)
+            sealing.counter += 1
             let envelope = ReplicationEnvelope(
-                keyID: currentKeyID, sender: sender, counter: counter, issuedAt: issuedAt)
+                keyID: currentKeyID, sender: sealing.sender, counter: sealing.counter, issuedAt: issuedAt)
             var sealed = envelope.header
             sealed.reserveCapacity(sealed.count + plaintext.count + AES256GCMKey.tagLength)
             let header = sealed
-            ownKey.seal(plaintext, nonce: envelope.nonce, authenticating: header, appendingTo: &sealed)
+            sealing.key.seal(plaintext, nonce: envelope.nonce, authenticating: header, appendingTo: &sealed)
             deliver(sealed)
         }
     }
@@ -128,7 +165,7 @@ final class ReplicationSealer: Sendable {
     /// Authenticates and decrypts `payload` (the caller has already capped its size).
     func open(_ payload: [UInt8]) -> Opened {
         guard let envelope = ReplicationEnvelope(parsing: payload) else { return .malformed }
-        if envelope.sender == sender { return .own }
+        if envelope.sender == sender { return .own }  // after a fork, the parent's messages are another's
         guard let index = secret.keyIndex(id: envelope.keyID) else { return .unauthentic }
         let name = OpeningKeyName(index: index, sender: envelope.sender)
         let cached = openingKeys.withLock { $0[name] }

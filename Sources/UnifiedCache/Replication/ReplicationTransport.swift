@@ -33,8 +33,8 @@ public protocol ReplicationReceiver: Sendable {
     /// may have been missed: the coordinator drops local entries written before it.
     func transportDidChange(_ state: ReplicationLinkState)
 
-    /// Outgoing payloads were dropped (the queue overflowed during an outage). The coordinator publishes a
-    /// request to drop every replica's local caches once the link is back.
+    /// Outgoing payloads were dropped (the queue overflowed during an outage, or the bus kept refusing one). The
+    /// coordinator publishes a request to drop every replica's local caches once the link is back.
     func transportDidDropOutgoingMessages()
 }
 
