@@ -18,6 +18,7 @@ struct SecondLevelClearMarkTests {
     func tagSetsDeleted() async throws {
         let harness = try await SecondLevelHarness("l2-mark-tags", replicating: true)
         defer { Task { await harness.shutdown() } }
+        _ = harness.session(harness.b, .alice)  // alice's session lives on both replicas (B has read nothing yet)
         _ = try await harness.session(harness.a, .alice).source(of: payees)
         try await harness.waitForWrites(harness.a, 1)
         let attacker = try RedisAttacker(harness)
@@ -41,6 +42,7 @@ struct SecondLevelClearMarkTests {
     func valueWrittenBack() async throws {
         let harness = try await SecondLevelHarness("l2-mark-restore", replicating: true)
         defer { Task { await harness.shutdown() } }
+        _ = harness.session(harness.b, .alice)
         _ = try await harness.session(harness.a, .alice).source(of: payees)
         try await harness.waitForWrites(harness.a, 1)
         let attacker = try RedisAttacker(harness)

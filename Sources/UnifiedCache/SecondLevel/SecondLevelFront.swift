@@ -33,6 +33,8 @@ final class SecondLevelFront: Sendable {
         var unusable = 0
         var clears = 0
         var rejected = SecondLevelRejections()
+        /// Rejections of reads that found no value (a malformed or implausible generation on a miss).
+        var rejectedMisses = 0
     }
 
     /// - Parameters:
@@ -121,7 +123,11 @@ final class SecondLevelFront: Sendable {
         case .unavailable:
             return .unavailable
         case .miss(let generation):
-            return admits(generation, key, isHit: false) ? .miss(generation) : .unavailable
+            guard admits(generation, key, isHit: false) else {
+                counters.withLock { $0.rejectedMisses += 1 }
+                return .unavailable
+            }
+            return .miss(generation)
         case .hit(let bytes, let generation):
             guard bytes.count <= store.maximumValueBytes else {
                 recordRejected(.oversize)
@@ -277,8 +283,10 @@ final class SecondLevelFront: Sendable {
 
     func statistics() -> SecondLevelCacheStatistics {
         let counted = counters.withLock { $0 }
-        return SecondLevelCacheStatistics(
+        var statistics = SecondLevelCacheStatistics(
             store: store.statistics(), unusable: counted.unusable, clears: counted.clears, rejected: counted.rejected)
+        statistics.rejectedMisses = counted.rejectedMisses
+        return statistics
     }
 }
 
@@ -296,6 +304,8 @@ public struct SecondLevelCacheStatistics: Sendable, Equatable {
     /// another form, or sealed before a clear this replica saw.
     /// Each was treated as a miss, never served.
     public var rejected: SecondLevelRejections
+    /// The rejections counted on reads that found no value (a generation of another form on a miss): not hits.
+    var rejectedMisses = 0
 
     public init(
         store: SecondLevelStatistics, unusable: Int = 0, clears: Int = 0,
@@ -308,9 +318,11 @@ public struct SecondLevelCacheStatistics: Sendable, Equatable {
     }
 
     /// Reads that found a usable value.
-    public var hits: Int { max(0, store.hits - unusable - rejected.total) }
+    public var hits: Int { max(0, store.hits - unusable - rejectedValues) }
     /// Reads that found nothing usable (unusable and rejected values included).
-    public var misses: Int { store.misses + min(unusable + rejected.total, store.hits) }
+    public var misses: Int { store.misses + min(unusable + rejectedValues, store.hits) }
+    /// Rejections of values found (the store counted them as hits).
+    private var rejectedValues: Int { max(0, rejected.total - rejectedMisses) }
 }
 
 /// Second-level values refused, by reason (the `reason` label of `ucache_l2_rejected_total`).
