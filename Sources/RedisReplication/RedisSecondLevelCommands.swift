@@ -78,7 +78,10 @@ struct RedisSecondLevelCommands {
     func clearNamespace(_ namespace: SecondLevelNamespace, recovery: UInt64) -> RedisRoutedCommand {
         let generation = keys.generation(namespace)
         return RedisRoutedCommand(
-            [Self.evalsha, hashes.clearNamespace, Self.oneKey, generation, maxTimeToLive, Array(String(recovery).utf8)],
+            [
+                Self.evalsha, hashes.clearNamespace, Self.oneKey, generation, maxTimeToLive,
+                Array(String(recovery).utf8),
+            ],
             key: generation)
     }
 

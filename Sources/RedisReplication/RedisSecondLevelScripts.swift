@@ -84,8 +84,8 @@ struct RedisSecondLevelScripts {
 
     /// KEYS: generation. ARGV: the max TTL (ms), the recovery value. Moves the namespace on (``moveCounter``) and
     /// keeps its key at least that long.
-    static let clearNamespace =
-        moveCounter + "\n" + """
+    static let clearNamespace = """
+        \(moveCounter)
         local g = move(KEYS[1], ARGV[2])
         local ttl = tonumber(ARGV[1])
         if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
@@ -93,8 +93,8 @@ struct RedisSecondLevelScripts {
         """
 
     /// KEYS: epoch. ARGV: the recovery value. Moves every namespace on at once (``moveCounter``).
-    static let moveEpoch =
-        moveCounter + "\n" + """
+    static let moveEpoch = """
+        \(moveCounter)
         return move(KEYS[1], ARGV[1])
         """
 
@@ -111,8 +111,8 @@ struct RedisSecondLevelScripts {
 
     /// KEYS: the clear's pending set, tag sets. ARGV: the max TTL (ms). Moves the tag sets into the pending set and
     /// returns `{nil, names it holds}` (the values to delete next): O(entries named). Sent again, it answers the same.
-    static let takeTags =
-        moveTagSet + "\n" + """
+    static let takeTags = """
+        \(moveTagSet)
         for i = 2, #KEYS do take(KEYS[i], KEYS[1]) end
         redis.call('PEXPIRE', KEYS[1], ARGV[1])
         return {false, redis.call('SMEMBERS', KEYS[1])}
@@ -120,8 +120,8 @@ struct RedisSecondLevelScripts {
 
     /// On one server: ``takeTags`` under the epoch key's value. KEYS: epoch, the clear's pending set. ARGV: tag-key
     /// prefix (`…{<ns>}t:`), the max TTL (ms), tags…. Returns `{epoch, names}`.
-    static let takeTagsCurrentEpoch =
-        moveTagSet + "\n" + """
+    static let takeTagsCurrentEpoch = """
+        \(moveTagSet)
         local e = redis.call('GET', KEYS[1]) or '0'
         for i = 3, #ARGV do take(ARGV[1] .. e .. ':' .. ARGV[i], KEYS[2]) end
         redis.call('PEXPIRE', KEYS[2], ARGV[2])

@@ -78,7 +78,11 @@ struct SecondLevelClearMarkTests {
         try attacker.set(generationKey, Array("7.0".utf8))
         let other = SecondLevelGET(path: "/api/accounts", key: "accountSummary.other")
         #expect(try await harness.session(harness.b, .alice).source(of: other).source == .network)
-        if let oldGeneration { try attacker.set(generationKey, oldGeneration) } else { try attacker.delete(generationKey) }
+        if let oldGeneration {
+            try attacker.set(generationKey, oldGeneration)
+        } else {
+            try attacker.delete(generationKey)
+        }
         try attacker.restore(valueKey, saved)
 
         let answer = try await harness.session(harness.b, .alice).source(of: accounts)
@@ -135,9 +139,10 @@ struct SecondLevelClearMarkTests {
         // Its own values are ordered by seal counter, not by time.
         let ownSeal = SecondLevelClearMarks.Seal(storedAt: start.addingTimeInterval(10), sender: own[...], counter: 10)
         #expect(!marks.refuses(ownSeal, in: "first") { _ in true })
-        #expect(marks.refuses(SecondLevelClearMarks.Seal(storedAt: start, sender: own[...], counter: 9), in: "first") {
-            _ in true
-        })
+        #expect(
+            marks.refuses(SecondLevelClearMarks.Seal(storedAt: start, sender: own[...], counter: 9), in: "first") {
+                _ in true
+            })
 
         for index in 0..<SecondLevelClearMarks.namespaceCapacity {
             marks.markNamespace("namespace-\(index)", mark(20 + Double(index) / 1_000_000))

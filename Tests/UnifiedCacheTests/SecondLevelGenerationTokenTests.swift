@@ -84,7 +84,8 @@ struct SecondLevelGenerationTokenTests {
         #expect(front.statistics().rejected.implausible == 1)
 
         await harness.session(harness.a, .alice).cacheManager.clearAllCaches()
-        let repaired = try #require(try attacker.get(generationKey).flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
+        let repaired = try #require(
+            try attacker.get(generationKey).flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
         #expect(repaired < SecondLevelGenerationGuard.plausibleLimit)
         _ = try await harness.session(harness.a, .alice).source(of: Self.read("after"))
         try await harness.waitForWrites(harness.a, 1)

@@ -59,8 +59,9 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         await front.clear(labels, in: scope)
     }
 
-    /// Whether `entry`, stored under the memory key `key`, is indexed under `label` (what ``SecondLevelNames/labels(ofREST:key:knownPrefixes:)``
-    /// gave it; a key prefix is taken as carried whenever the key starts with it, which only refuses more).
+    /// Whether `entry`, stored under the memory key `key`, is indexed under `label` (what
+    /// ``SecondLevelNames/labels(ofREST:key:knownPrefixes:)`` gave it; a key prefix is taken as carried whenever the
+    /// key starts with it, which only refuses more).
     static func carries(_ entry: RESTSecondLevelEntry, _ label: SecondLevelNames.Label, key: String) -> Bool {
         let metadata = entry.metadata
         switch label {
