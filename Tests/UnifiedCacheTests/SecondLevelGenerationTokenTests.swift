@@ -93,6 +93,28 @@ struct SecondLevelGenerationTokenTests {
         #expect(front.statistics().rejected.implausible == 1)
     }
 
+    @Test("a huge fleet epoch: every namespace is refused and counted until the next fleet-wide clear repairs it")
+    func hugeEpoch() async throws {
+        let harness = try await SecondLevelHarness("l2-token-epoch")
+        defer { Task { await harness.shutdown() } }
+        let front = try #require(harness.b.secondLevel)
+        let attacker = try RedisAttacker(harness)
+        try attacker.set("\(attacker.prefix)e", Array("9223372036854775807".utf8))  // INCR cannot move it any more
+
+        #expect(try await harness.session(harness.b, .alice).source(of: Self.read("before")).source == .network)
+        #expect(try await harness.session(harness.b, .bob).source(of: Self.read("before")).source == .network)
+        #expect(front.statistics().rejected.implausible == 2)
+
+        await harness.a.clearSecondLevel()
+        let epoch = try #require(
+            try attacker.get("\(attacker.prefix)e").flatMap { UInt64(String(decoding: $0, as: UTF8.self)) })
+        #expect(epoch < SecondLevelGenerationGuard.plausibleLimit)
+        _ = try await harness.session(harness.a, .alice).source(of: Self.read("after"))
+        try await harness.waitForWrites(harness.a, 1)
+        #expect(try await harness.session(harness.b, .alice).source(of: Self.read("after")).source == .cache)
+        #expect(front.statistics().rejected.implausible == 2)
+    }
+
     @Test("a tag clear whose connection is cut after the tag sets were taken loses no entry when sent again")
     func tagClearCutAndRetried() async throws {
         let redisURL = try await RedisTestServer.sharedURL()
