@@ -23,10 +23,10 @@ enum RedisSecondLevelOwed {
 struct RedisPendingClear {
     enum Step {
         case namespace(SecondLevelNamespace)
-        /// Take the tag sets (first step of a tag clear).
-        case takeTags([SecondLevelTag], SecondLevelNamespace)
-        /// Delete the values the sets named (second step).
-        case deleteValues([[UInt8]], SecondLevelNamespace, epoch: String)
+        /// Take the tag sets into the clear's pending set `pending` (first step of a tag clear).
+        case takeTags([SecondLevelTag], SecondLevelNamespace, pending: String)
+        /// Delete the values the sets named, and the pending set (second step).
+        case deleteValues([[UInt8]], SecondLevelNamespace, epoch: String, pending: String)
         case all
     }
 
@@ -106,7 +106,7 @@ final class RedisNodeLink {
             }
             let scripts = ScriptHashes(
                 read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
-                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5])
+                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5], moveEpoch: hashes[6])
             return RedisNodeHandshake(
                 node: node,
                 result: .success(.init(connection: made, hashes: scripts, epoch: epoch, hasReplicas: hasReplicas)))

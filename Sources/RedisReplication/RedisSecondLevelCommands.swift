@@ -1,3 +1,4 @@
+import Foundation
 import UnifiedCache
 
 /// A command and the slot of its keys (every key of a command is in one slot), for routing on a cluster.
@@ -72,33 +73,48 @@ struct RedisSecondLevelCommands {
             ], key: generationKey)
     }
 
-    func clearNamespace(_ namespace: SecondLevelNamespace) -> RedisRoutedCommand {
+    /// `recovery`: what the generation becomes if it holds what the fleet never writes (see
+    /// ``RedisSecondLevelScripts/moveCounter``).
+    func clearNamespace(_ namespace: SecondLevelNamespace, recovery: UInt64) -> RedisRoutedCommand {
         let generation = keys.generation(namespace)
         return RedisRoutedCommand(
-            [Self.evalsha, hashes.clearNamespace, Self.oneKey, generation, maxTimeToLive], key: generation)
+            [
+                Self.evalsha, hashes.clearNamespace, Self.oneKey, generation, maxTimeToLive,
+                Array(String(recovery).utf8),
+            ],
+            key: generation)
     }
 
-    /// The first step of a tag clear: take (and delete) the tag sets of the epoch.
-    func takeTags(_ tags: [SecondLevelTag], in namespace: SecondLevelNamespace, epoch: String) -> RedisRoutedCommand {
+    /// The first step of a tag clear: move the tag sets of the epoch into the clear's pending set.
+    func takeTags(_ tags: [SecondLevelTag], in namespace: SecondLevelNamespace, epoch: String, pending: String)
+        -> RedisRoutedCommand
+    {
+        let pendingKey = keys.pending(namespace, clear: pending)
         if readsEpochKey {
             return RedisRoutedCommand(
-                [Self.evalsha, hashes.takeTagsCurrentEpoch, Self.oneKey, keys.epoch, keys.tagPrefix(namespace)]
-                    + tags.map { Array($0.name.utf8) }, key: keys.generation(namespace))
+                [
+                    Self.evalsha, hashes.takeTagsCurrentEpoch, Self.twoKeys, keys.epoch, pendingKey,
+                    keys.tagPrefix(namespace), maxTimeToLive,
+                ] + tags.map { Array($0.name.utf8) }, key: keys.generation(namespace))
         }
         let tagKeys = clearedEpochs(epoch).flatMap { epoch in
             tags.map { keys.tag(namespace, epoch: epoch, tag: $0.name) }
         }
         return RedisRoutedCommand(
-            [Self.evalsha, hashes.takeTags, Array(String(tagKeys.count).utf8)] + tagKeys,
+            [Self.evalsha, hashes.takeTags, Array(String(tagKeys.count + 1).utf8), pendingKey] + tagKeys
+                + [maxTimeToLive],
             key: keys.generation(namespace))
     }
 
-    /// The second step: delete the values the sets named.
-    func deleteValues(_ names: [[UInt8]], in namespace: SecondLevelNamespace, epoch: String) -> RedisRoutedCommand {
+    /// The second step: delete the values the sets named, and the clear's pending set.
+    func deleteValues(_ names: [[UInt8]], in namespace: SecondLevelNamespace, epoch: String, pending: String)
+        -> RedisRoutedCommand
+    {
         let valueKeys = clearedEpochs(epoch).flatMap { epoch in
             names.map { keys.value(namespace, epoch: epoch, name: String(decoding: $0, as: UTF8.self)) }
         }
-        return RedisRoutedCommand([Self.del] + valueKeys, key: keys.generation(namespace))
+        return RedisRoutedCommand(
+            [Self.del] + valueKeys + [keys.pending(namespace, clear: pending)], key: keys.generation(namespace))
     }
 
     /// The epochs a tag clear reaches: on one server the epoch key's (read by the script); on a cluster the store's
@@ -109,8 +125,15 @@ struct RedisSecondLevelCommands {
         return [epoch, String(value + 1)]
     }
 
-    func moveEpoch() -> RedisRoutedCommand {
-        RedisRoutedCommand([Self.incr, keys.epoch], key: keys.epoch)
+    func moveEpoch(recovery: UInt64) -> RedisRoutedCommand {
+        RedisRoutedCommand(
+            [Self.evalsha, hashes.moveEpoch, Self.oneKey, keys.epoch, Array(String(recovery).utf8)], key: keys.epoch)
+    }
+
+    /// The value a generation or the epoch takes when a clear finds it malformed or implausible: milliseconds since
+    /// 1970 on this replica's clock, above every count of clears and far below the readers' plausibility limit.
+    static func recoveryValue(now: Date = Date()) -> UInt64 {
+        UInt64(max(0, now.timeIntervalSince1970 * 1000))
     }
 
     func readEpoch() -> RedisRoutedCommand {

@@ -12,10 +12,13 @@ import UnifiedCache
 /// - `{<ns>}v:<epoch>:<name>`: a value, as a hash: `g` the generation it was written under, `d` the bytes. A value
 ///   whose `g` is not the namespace's generation is a miss.
 /// - `{<ns>}t:<epoch>:<tag>`: a SET naming the values indexed under the tag.
+/// - `{<ns>}p:<clear>`: a SET of the values one tag clear is deleting (its tag sets moved there), so a clear sent
+///   again after a cut link finds them although the tag sets are gone; deleted with the values (TTL: the longest).
 ///
 /// On a cluster every script touches only keys given in KEYS, all of one namespace, hence one slot, and the epoch
-/// comes from the store. A tag clear is two steps: a script takes and deletes the tag sets and returns the names they
-/// held; a `DEL` of those values follows. On one server the read and the tag clear read the epoch key themselves
+/// comes from the store. A tag clear is two steps: a script moves the tag sets into the clear's own pending set and
+/// returns the names it holds; a `DEL` of those values and the pending set follows. Each step can be sent again after
+/// a cut at any point (the pending set answers the first step again; `DEL` is idempotent), so no entry escapes. On one server the read and the tag clear read the epoch key themselves
 /// (``readCurrentEpoch``, ``takeTagsCurrentEpoch``), so a fleet-wide clear reaches every replica at once.
 ///
 /// **Generation safety rule.** A generation key may only vanish (expire) after every value written under an older
@@ -62,40 +65,71 @@ struct RedisSecondLevelScripts {
         return 1
         """
 
-    /// KEYS: generation. ARGV: the max TTL (ms). Moves the namespace on and keeps its key at least that long.
+    /// Moves a counter (a generation or the epoch) on: `INCR`, unless it holds what the fleet never writes — not a
+    /// canonical decimal, or at least 2⁴⁸ (`SecondLevelGenerationGuard.plausibleLimit`, which replicas refuse to read
+    /// under) — in which case it becomes ARGV[1], a recovery value above every count (the clearing replica's clock in
+    /// milliseconds). Someone who set a huge or malformed generation stops the namespace's hits only until its next
+    /// clear.
+    static let moveCounter = """
+        local function move(key, recovery)
+          local c = redis.call('GET', key)
+          if c == false then return redis.call('INCR', key) end
+          if (c == '0' or string.match(c, '^[1-9]%d*$')) and string.len(c) < 16 and tonumber(c) < 281474976710655 then
+            return redis.call('INCR', key)
+          end
+          redis.call('SET', key, recovery)
+          return tonumber(recovery)
+        end
+        """
+
+    /// KEYS: generation. ARGV: the max TTL (ms), the recovery value. Moves the namespace on (``moveCounter``) and
+    /// keeps its key at least that long.
     static let clearNamespace = """
-        local g = redis.call('INCR', KEYS[1])
+        \(moveCounter)
+        local g = move(KEYS[1], ARGV[2])
         local ttl = tonumber(ARGV[1])
         if redis.call('PTTL', KEYS[1]) < ttl then redis.call('PEXPIRE', KEYS[1], ttl) end
         return g
         """
 
-    /// KEYS: tag sets. Deletes them and returns `{nil, names they held}` (the values to delete next): O(entries
-    /// named).
-    static let takeTags = """
-        local names = {}
-        for i = 1, #KEYS do
-          for _, n in ipairs(redis.call('SMEMBERS', KEYS[i])) do names[#names + 1] = n end
-          redis.call('DEL', KEYS[i])
-        end
-        return {false, names}
+    /// KEYS: epoch. ARGV: the recovery value. Moves every namespace on at once (``moveCounter``).
+    static let moveEpoch = """
+        \(moveCounter)
+        return move(KEYS[1], ARGV[1])
         """
 
-    /// On one server: ``takeTags`` under the epoch key's value. KEYS: epoch. ARGV: tag-key prefix (`…{<ns>}t:`),
-    /// tags…. Returns `{epoch, names}`.
-    static let takeTagsCurrentEpoch = """
-        local e = redis.call('GET', KEYS[1]) or '0'
-        local names = {}
-        for i = 2, #ARGV do
-          local k = ARGV[1] .. e .. ':' .. ARGV[i]
-          for _, n in ipairs(redis.call('SMEMBERS', k)) do names[#names + 1] = n end
+    /// Moves the members of the tag set `k` into the pending set `p` (SADD in slices: Lua's unpack is bounded).
+    static let moveTagSet = """
+        local function take(k, p)
+          local members = redis.call('SMEMBERS', k)
+          for i = 1, #members, 1000 do
+            redis.call('SADD', p, unpack(members, i, math.min(i + 999, #members)))
+          end
           redis.call('DEL', k)
         end
-        return {e, names}
+        """
+
+    /// KEYS: the clear's pending set, tag sets. ARGV: the max TTL (ms). Moves the tag sets into the pending set and
+    /// returns `{nil, names it holds}` (the values to delete next): O(entries named). Sent again, it answers the same.
+    static let takeTags = """
+        \(moveTagSet)
+        for i = 2, #KEYS do take(KEYS[i], KEYS[1]) end
+        redis.call('PEXPIRE', KEYS[1], ARGV[1])
+        return {false, redis.call('SMEMBERS', KEYS[1])}
+        """
+
+    /// On one server: ``takeTags`` under the epoch key's value. KEYS: epoch, the clear's pending set. ARGV: tag-key
+    /// prefix (`…{<ns>}t:`), the max TTL (ms), tags…. Returns `{epoch, names}`.
+    static let takeTagsCurrentEpoch = """
+        \(moveTagSet)
+        local e = redis.call('GET', KEYS[1]) or '0'
+        for i = 3, #ARGV do take(ARGV[1] .. e .. ':' .. ARGV[i], KEYS[2]) end
+        redis.call('PEXPIRE', KEYS[2], ARGV[2])
+        return {e, redis.call('SMEMBERS', KEYS[2])}
         """
 
     /// The scripts in the order ``ScriptHashes`` holds them.
-    static let all = [read, write, clearNamespace, takeTags, readCurrentEpoch, takeTagsCurrentEpoch]
+    static let all = [read, write, clearNamespace, takeTags, readCurrentEpoch, takeTagsCurrentEpoch, moveEpoch]
 }
 
 /// The SHA1 names Redis gave the scripts at the last SCRIPT LOAD (the same on every node: SHA1 of the text).
@@ -106,6 +140,7 @@ struct ScriptHashes {
     var takeTags: [UInt8]
     var readCurrentEpoch: [UInt8]
     var takeTagsCurrentEpoch: [UInt8]
+    var moveEpoch: [UInt8]
 }
 
 /// Key names, as bytes ready for a command.
@@ -134,6 +169,11 @@ struct RedisSecondLevelKeys {
 
     func value(_ namespace: SecondLevelNamespace, epoch: String, name: String) -> [UInt8] {
         Array("\(prefix){\(namespace.name)}v:\(epoch):\(name)".utf8)
+    }
+
+    /// `…{<ns>}p:<clear>`: the values one tag clear is deleting.
+    func pending(_ namespace: SecondLevelNamespace, clear: String) -> [UInt8] {
+        Array("\(prefix){\(namespace.name)}p:\(clear)".utf8)
     }
 
     func tag(_ namespace: SecondLevelNamespace, epoch: String, tag: String) -> [UInt8] {

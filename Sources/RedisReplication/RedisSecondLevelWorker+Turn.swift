@@ -99,7 +99,10 @@ extension RedisSecondLevelWorker {
     static func firstStep(of operation: RedisSecondLevelLoop.ClearOperation) -> RedisPendingClear.Step {
         switch operation {
         case .namespace(let namespace): return .namespace(namespace)
-        case .tags(let tags, let namespace): return .takeTags(tags, namespace)
+        case .tags(let tags, let namespace):
+            // The clear's own pending set: unique in the fleet, so a clear sent again finds what it took.
+            let pending = (0..<2).map { _ in String(UInt64.random(in: .min ... .max), radix: 16) }.joined()
+            return .takeTags(tags, namespace, pending: pending)
         case .all: return .all
         }
     }
@@ -118,11 +121,13 @@ extension RedisSecondLevelWorker {
         for clear in pending {
             let command: RedisRoutedCommand
             switch clear.step {
-            case .namespace(let namespace): command = commands.clearNamespace(namespace)
-            case .takeTags(let tags, let namespace): command = commands.takeTags(tags, in: namespace, epoch: epoch)
-            case .deleteValues(let names, let namespace, let epoch):
-                command = commands.deleteValues(names, in: namespace, epoch: epoch)
-            case .all: command = commands.moveEpoch()
+            case .namespace(let namespace):
+                command = commands.clearNamespace(namespace, recovery: RedisSecondLevelCommands.recoveryValue())
+            case .takeTags(let tags, let namespace, let pending):
+                command = commands.takeTags(tags, in: namespace, epoch: epoch, pending: pending)
+            case .deleteValues(let names, let namespace, let epoch, let pending):
+                command = commands.deleteValues(names, in: namespace, epoch: epoch, pending: pending)
+            case .all: command = commands.moveEpoch(recovery: RedisSecondLevelCommands.recoveryValue())
             }
             guard let link = connectedLink(for: command.slot) else {
                 pendingClears.append(clear)
@@ -201,7 +206,7 @@ extension RedisSecondLevelWorker {
             return
         }
         switch clear.step {
-        case .takeTags(_, let namespace):
+        case .takeTags(_, let namespace, let pending):
             if case .array(let parts) = reply, parts.count == 2, case .array(let items) = parts[1],
                 let epoch = RedisSecondLevelCommands.epoch(in: parts[0]).flatMap({ parts[0] == .null ? nil : $0 })
                     ?? epoch
@@ -212,7 +217,9 @@ extension RedisSecondLevelWorker {
                 }
                 if !names.isEmpty {
                     pendingClears.insert(
-                        RedisPendingClear(ids: clear.ids, step: .deleteValues(names, namespace, epoch: epoch)), at: 0)
+                        RedisPendingClear(
+                            ids: clear.ids, step: .deleteValues(names, namespace, epoch: epoch, pending: pending)),
+                        at: 0)
                     return
                 }
             }

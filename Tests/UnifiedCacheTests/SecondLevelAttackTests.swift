@@ -40,7 +40,11 @@ struct SecondLevelAttackTests {
         #expect(text.contains("ucache_l2_rejected_total{reason=\"format\"} 0\n"))
         let json = try JSONSerialization.jsonObject(with: harness.b.metricsJSON()) as? [String: Any]
         let rejected = (json?["secondLevel"] as? [String: Any])?["rejected"] as? [String: Int]
-        #expect(rejected == ["format": 0, "unauthentic": 1, "oversize": 0, "rollback": 0])
+        #expect(
+            rejected == [
+                "format": 0, "unauthentic": 1, "oversize": 0, "rollback": 0, "malformed": 0, "implausible": 0,
+                "cleared": 0,
+            ])
     }
 
     @Test("alice's value copied into the shared namespace is refused for every user")

@@ -24,7 +24,8 @@ struct SecondLevelHarness {
         _ label: String, redisURL: String? = nil, redisURLOfB: String? = nil, replicating: Bool = false,
         readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
         secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
-        settings: @Sendable () throws -> SettingsStore = { try SettingsStore() }
+        settings: @Sendable () throws -> SettingsStore = { try SettingsStore() },
+        secondLevelObserverOfB: (@Sendable (SecondLevelEvent) -> Void)? = nil
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var url = redisURL ?? ""
@@ -37,7 +38,7 @@ struct SecondLevelHarness {
         b = try Self.hub(
             tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
             deadline: readDeadline,
-            settings: try settings(), secret: secrets?.b)
+            settings: try settings(), secret: secrets?.b, observer: secondLevelObserverOfB)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -51,7 +52,8 @@ struct SecondLevelHarness {
 
     static func hub(
         tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
-        deadline: Duration, settings: SettingsStore, secret: SecondLevelSecret? = nil
+        deadline: Duration, settings: SettingsStore, secret: SecondLevelSecret? = nil,
+        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
@@ -80,7 +82,7 @@ struct SecondLevelHarness {
                 secondLevel: SecondLevelConfiguration(
                     store: RedisSecondLevelStore(configuration: storeConfiguration),
                     secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
-                    readDeadline: deadline)
+                    readDeadline: deadline, observer: observer)
             ),
             settings: settings,
             clock: clock

@@ -58,7 +58,10 @@ public final class CacheHub: Sendable {
         let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
         self.replication = replication
         let secondLevel = configuration.secondLevel.map { level in
-            SecondLevelFront(configuration: level) {
+            SecondLevelFront(
+                configuration: level, clock: clock,
+                clockSkew: configuration.replication?.clockSkewAllowance ?? .seconds(2)
+            ) {
                 Self.clearedKeyPrefixes(settings.current, rest: configuration.rest)
             }
         }

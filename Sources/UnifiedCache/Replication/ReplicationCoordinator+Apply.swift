@@ -50,6 +50,9 @@ extension ReplicationCoordinator {
         case .restMutation(let method, let path, let entities):
             applyRESTMutation(method: method, path: path, entities: entities, session: session, hub: hub)
         case .graphQLMutation(let records):
+            var labels = Set(records.map { SecondLevelNames.Label.entity($0) })
+            labels.insert(.kind(.graphQL))
+            hub.secondLevel?.noteCleared(labels, in: session.scope)
             for record in records {
                 hub.graphQLStore.removeRecord(record, removingReferences: true, in: session.scope)
                 hub.restStore.clear(entityKey: record, in: session.scope, reason: .mutation)
@@ -67,15 +70,27 @@ extension ReplicationCoordinator {
         let scope = session.scope
         let rest = session.cacheManager.rest
         let configuration = hub.configuration.rest
+        // What the sender cleared in the second level, remembered here so Redis cannot bring it back.
+        var labels: Set<SecondLevelNames.Label> = []
         for rule in configuration.invalidationRules where rule.pattern.matches(method: method, path: path) {
-            for target in rule.targets { rest.invalidate(target, in: scope) }
+            for target in rule.targets {
+                rest.invalidate(target, in: scope)
+                labels.insert(SecondLevelNames.Label(target))
+            }
         }
         if configuration.invalidatesOwnPath {
             rest.invalidate(.path(path), in: scope)
+            labels.insert(.path(path))
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
                 rest.invalidate(.path(String(path[..<slash])), in: scope)
+                labels.insert(.path(String(path[..<slash])))
             }
         }
+        for entity in entities {
+            labels.insert(.entity(entity.record))
+            labels.insert(.kind(.graphQL))
+        }
+        hub.secondLevel?.noteCleared(labels, in: scope)
         for entity in entities {
             if let fields = entity.fields {
                 for field in fields { hub.graphQLStore.evictField(field, ofRecord: entity.record, in: scope) }

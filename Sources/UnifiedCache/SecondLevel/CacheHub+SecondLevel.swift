@@ -66,7 +66,9 @@ extension SecondLevelFront {
         PrometheusSeries.counters(prefix: "\(namespace)_l2", counters, into: &text)
         let rejected = "\(namespace)_l2_rejected_total"
         text += "# HELP \(rejected) Values refused before use (never served): format (not sealed, e.g. an earlier "
-        text += "release's), unauthentic (altered, forged or moved), oversize, rollback (a generation set back).\n"
+        text += "release's), unauthentic (altered, forged or moved), oversize, rollback (a generation set back), "
+        text += "malformed and implausible (a generation or epoch no replica wrote), cleared (sealed before a clear "
+        text += "this replica saw).\n"
         text += "# TYPE \(rejected) counter\n"
         for (reason, count) in statistics.rejected.byReason {
             text += "\(rejected){reason=\"\(reason)\"} \(count)\n"

@@ -26,6 +26,8 @@ public struct SecondLevelConfiguration: Sendable {
     /// The longest the store keeps any entry (entries that never expire included): garbage collection only,
     /// freshness is judged by the caches. Default 24 hours.
     public var maximumTimeToLive: Duration
+    /// Receives what an operator should hear about once (a log line), such as a generation no replica wrote.
+    public var observer: (@Sendable (SecondLevelEvent) -> Void)?
 
     public init(
         store: any SecondLevelStore,
@@ -34,7 +36,8 @@ public struct SecondLevelConfiguration: Sendable {
         storesREST: Bool = true,
         storesGraphQL: Bool = true,
         revalidationRetention: Duration = .seconds(600),
-        maximumTimeToLive: Duration = .seconds(86_400)
+        maximumTimeToLive: Duration = .seconds(86_400),
+        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil
     ) {
         self.store = store
         self.secret = secret
@@ -43,6 +46,7 @@ public struct SecondLevelConfiguration: Sendable {
         self.storesGraphQL = storesGraphQL
         self.revalidationRetention = revalidationRetention
         self.maximumTimeToLive = maximumTimeToLive
+        self.observer = observer
     }
 
     /// How long the store keeps an entry fresh for `lifetime` (nil: never expires).
@@ -60,4 +64,13 @@ public struct SecondLevelConfiguration: Sendable {
         let kept = lifetime + (hasValidators ? retention : .zero)
         return max(.seconds(1), min(kept, maximum))
     }
+}
+
+/// What the second level tells ``SecondLevelConfiguration/observer``: something a Redis writer did, reported once.
+public enum SecondLevelEvent: Hashable, Sendable {
+    /// A namespace's generation or the fleet epoch in Redis is beyond any the fleet writes (someone set it):
+    /// `namespace` (a keyed hash, no user id) gets no hits on this replica until the fleet's next clear of it (or of
+    /// everything) writes a plausible one. Reported once per namespace until then; each read is counted as an
+    /// `implausible` rejection.
+    case implausibleGeneration(namespace: String)
 }

@@ -17,6 +17,10 @@ final class SecondLevelFront: Sendable {
     let sealing: SecondLevelSealing
     /// Refuses hits under a generation set back (see ``SecondLevelGenerationGuard``).
     let generations: SecondLevelGenerationGuard
+    /// Refuses values sealed before a clear this replica saw, whatever Redis holds (see ``SecondLevelClearMarks``).
+    let marks: SecondLevelClearMarks
+    /// The wall clock stored-at times are written on (the hub's).
+    private let clock: any CacheClock
     /// The store's key prefix, bound into every value.
     private let keyPrefix: String
     /// The key prefixes clears name (the domain map's and the invalidation rules'), for tagging entries.
@@ -29,10 +33,20 @@ final class SecondLevelFront: Sendable {
         var unusable = 0
         var clears = 0
         var rejected = SecondLevelRejections()
+        /// Rejections of reads that found no value (a malformed or implausible generation on a miss).
+        var rejectedMisses = 0
     }
 
-    init(configuration: SecondLevelConfiguration, knownPrefixes: @escaping @Sendable () -> Set<String>) {
+    /// - Parameters:
+    ///   - clock: the hub's clock, which dates both the values written and the clears seen.
+    ///   - clockSkew: how far apart the fleet's wall clocks may be (the replication bus's allowance).
+    init(
+        configuration: SecondLevelConfiguration, clock: any CacheClock, clockSkew: Duration,
+        knownPrefixes: @escaping @Sendable () -> Set<String>
+    ) {
         self.configuration = configuration
+        self.clock = clock
+        self.marks = SecondLevelClearMarks(skew: clockSkew)
         self.names = SecondLevelNames(secret: configuration.secret)
         self.namesUnderEveryKey = configuration.secret.everyKey.map(SecondLevelNames.init(secret:))
         self.sealing = SecondLevelSealing(secret: configuration.secret)
@@ -86,6 +100,12 @@ final class SecondLevelFront: Sendable {
         counters.withLock { $0.rejected.count(refusal) }
     }
 
+    /// How a kind of entry answers the clear marks: when it was stored, and whether it is indexed under a label.
+    struct Dating<Entry> {
+        var storedAt: (Entry) -> Date
+        var carries: (Entry, SecondLevelNames.Label) -> Bool
+    }
+
     /// What one read found, opened and decoded: a value refused or not decodable is a miss, counted.
     enum Lookup<Entry> {
         case unavailable
@@ -97,23 +117,23 @@ final class SecondLevelFront: Sendable {
     /// it for where it was read and decodes it. A refused value is a miss, so the fresh answer replaces it; a hit
     /// under a generation set back is unavailable, so nothing is written under that generation.
     func lookup<Entry>(
-        _ key: SecondLevelKey, kind: SecondLevelNames.Kind, decode: ([UInt8]) -> Entry?
+        _ key: SecondLevelKey, kind: SecondLevelNames.Kind, decode: ([UInt8]) -> Entry?, dating: Dating<Entry>
     ) async -> Lookup<Entry> {
         switch await store.read(key, deadline: configuration.readDeadline) {
         case .unavailable:
             return .unavailable
         case .miss(let generation):
-            _ = generations.admits(generation, in: key.namespace, isHit: false)
+            guard admits(generation, key, isHit: false) else {
+                counters.withLock { $0.rejectedMisses += 1 }
+                return .unavailable
+            }
             return .miss(generation)
         case .hit(let bytes, let generation):
             guard bytes.count <= store.maximumValueBytes else {
                 recordRejected(.oversize)
                 return .miss(generation)
             }
-            guard generations.admits(generation, in: key.namespace, isHit: true) else {
-                recordRejected(.rollback)
-                return .unavailable
-            }
+            guard admits(generation, key, isHit: true) else { return .unavailable }
             switch sealing.open(bytes, for: binding(key, kind, generation)) {
             case .failure(let refusal):
                 recordRejected(refusal)
@@ -123,9 +143,33 @@ final class SecondLevelFront: Sendable {
                     recordUnusable()
                     return .miss(generation)
                 }
+                let origin = SecondLevelSealing.origin(of: bytes)
+                let seal = SecondLevelClearMarks.Seal(
+                    storedAt: dating.storedAt(entry), sender: origin.sender, counter: origin.counter)
+                if marks.refuses(seal, in: key.namespace.name, carries: { dating.carries(entry, $0) }) {
+                    recordRejected(.cleared)
+                    return .miss(generation)
+                }
                 return .hit(entry, generation)
             }
         }
+    }
+
+    /// The generation guard's verdict on a read, counted and reported; false when nothing may be used or written
+    /// under `generation`.
+    private func admits(_ generation: SecondLevelGeneration, _ key: SecondLevelKey, isHit: Bool) -> Bool {
+        switch generations.verdict(generation, in: key.namespace, isHit: isHit) {
+        case .admitted:
+            return true
+        case .rollback:
+            recordRejected(.rollback)
+        case .malformed:
+            recordRejected(.malformed)
+        case .implausible(let firstTime):
+            recordRejected(.implausible)
+            if firstTime { configuration.observer?(.implausibleGeneration(namespace: key.namespace.name)) }
+        }
+        return false
     }
 
     /// Seals `plaintext` for `key` in `generation` and queues it.
@@ -174,13 +218,29 @@ final class SecondLevelFront: Sendable {
         }
     }
 
-    /// Another replica cleared the namespace of `scope`: hits of the generation this replica saw are refused now.
+    /// The namespace of `scope` was cleared (here or by another replica): hits of the generation this replica saw,
+    /// and values sealed before now, are refused.
     func noteNamespaceCleared(of scope: CacheScope) {
+        marks.markNamespace(names.namespace(of: scope).name, mark())
         for names in namesUnderEveryKey { generations.cleared(names.namespace(of: scope)) }
+    }
+
+    /// The entries of `scope` indexed under any of `labels` were cleared (here or by another replica): values of
+    /// them sealed before now are refused, whatever Redis still holds.
+    func noteCleared(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope) {
+        guard !labels.isEmpty else { return }
+        marks.mark(labels, in: names.namespace(of: scope).name, mark())
+    }
+
+    /// Now, as the clear marks date a clear.
+    private func mark() -> SecondLevelClearMarks.Mark {
+        let position = sealing.position()
+        return SecondLevelClearMarks.Mark(at: clock.wallClockNow(), sender: position.sender, counter: position.counter)
     }
 
     /// The entries of `scope` indexed under any of `labels`, under every key of the ring.
     func clear(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope) async {
+        noteCleared(labels, in: scope)
         guard !labels.isEmpty, !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
         for (tags, namespace) in tagClears(labels, in: scope) {
@@ -191,6 +251,7 @@ final class SecondLevelFront: Sendable {
     /// ``clear(_:in:)`` from code that cannot wait: decided now (a replicated clear is not repeated), applied on a
     /// task of its own.
     func clearInBackground(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope) {
+        noteCleared(labels, in: scope)
         guard !labels.isEmpty, !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
         let clears = tagClears(labels, in: scope)
@@ -211,6 +272,7 @@ final class SecondLevelFront: Sendable {
 
     /// Every namespace of the fleet at once.
     func clearAll() async {
+        marks.markEverything(mark())
         generations.clearedAll()
         guard !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
@@ -221,8 +283,10 @@ final class SecondLevelFront: Sendable {
 
     func statistics() -> SecondLevelCacheStatistics {
         let counted = counters.withLock { $0 }
-        return SecondLevelCacheStatistics(
+        var statistics = SecondLevelCacheStatistics(
             store: store.statistics(), unusable: counted.unusable, clears: counted.clears, rejected: counted.rejected)
+        statistics.rejectedMisses = counted.rejectedMisses
+        return statistics
     }
 }
 
@@ -236,9 +300,12 @@ public struct SecondLevelCacheStatistics: Sendable, Equatable {
     public var unusable: Int
     /// Clears this replica applied to the second level (clears received from other replicas are not repeated).
     public var clears: Int
-    /// Values refused before use — oversize, not sealed, altered, forged, moved, or under a generation set back.
+    /// Values refused before use — oversize, not sealed, altered, forged, moved, under a generation set back or of
+    /// another form, or sealed before a clear this replica saw.
     /// Each was treated as a miss, never served.
     public var rejected: SecondLevelRejections
+    /// The rejections counted on reads that found no value (a generation of another form on a miss): not hits.
+    var rejectedMisses = 0
 
     public init(
         store: SecondLevelStatistics, unusable: Int = 0, clears: Int = 0,
@@ -251,9 +318,11 @@ public struct SecondLevelCacheStatistics: Sendable, Equatable {
     }
 
     /// Reads that found a usable value.
-    public var hits: Int { max(0, store.hits - unusable - rejected.total) }
+    public var hits: Int { max(0, store.hits - unusable - rejectedValues) }
     /// Reads that found nothing usable (unusable and rejected values included).
-    public var misses: Int { store.misses + min(unusable + rejected.total, store.hits) }
+    public var misses: Int { store.misses + min(unusable + rejectedValues, store.hits) }
+    /// Rejections of values found (the store counted them as hits).
+    private var rejectedValues: Int { max(0, rejected.total - rejectedMisses) }
 }
 
 /// Second-level values refused, by reason (the `reason` label of `ucache_l2_rejected_total`).
@@ -267,11 +336,20 @@ public struct SecondLevelRejections: Sendable, Equatable, Codable, Hashable {
     public var oversize = 0
     /// A hit under a generation older than one this replica saw or cleared (a generation key set back).
     public var rollback = 0
+    /// A read whose generation or epoch was not `<epoch>.<generation>` of two decimal `UInt64`s (a key written by
+    /// someone else): never a hit, and it moves no mark.
+    public var malformed = 0
+    /// A read under a generation or epoch beyond any the fleet writes: never a hit, and it moves no mark (see
+    /// ``SecondLevelEvent/implausibleGeneration``).
+    public var implausible = 0
+    /// A value sealed before a clear this replica saw (here or over the replication bus), found because Redis lost or
+    /// was made to forget that clear: deleted tag sets, a value written back.
+    public var cleared = 0
 
     public init() {}
 
     /// Every rejection.
-    public var total: Int { format + unauthentic + oversize + rollback }
+    public var total: Int { format + unauthentic + oversize + rollback + malformed + implausible + cleared }
 
     mutating func count(_ refusal: SecondLevelSealing.Refusal) {
         switch refusal {
@@ -279,11 +357,17 @@ public struct SecondLevelRejections: Sendable, Equatable, Codable, Hashable {
         case .unauthentic: unauthentic += 1
         case .oversize: oversize += 1
         case .rollback: rollback += 1
+        case .malformed: malformed += 1
+        case .implausible: implausible += 1
+        case .cleared: cleared += 1
         }
     }
 
     /// `(reason, count)` in a fixed order, for the exporters.
     var byReason: [(String, Int)] {
-        [("format", format), ("unauthentic", unauthentic), ("oversize", oversize), ("rollback", rollback)]
+        [
+            ("format", format), ("unauthentic", unauthentic), ("oversize", oversize), ("rollback", rollback),
+            ("malformed", malformed), ("implausible", implausible), ("cleared", cleared),
+        ]
     }
 }

@@ -19,7 +19,15 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
 
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead {
         let name = front.key(.graphQL, operation.text, in: scope, namespaces)
-        switch await front.lookup(name, kind: .graphQL, decode: SecondLevelEntryCodec.decodeGraphQL) {
+        // Indexed under its kind and operation name only (see the tags of ``write(_:for:in:generation:)``).
+        let dating = SecondLevelFront.Dating<GraphQLSecondLevelEntry>(
+            storedAt: \.storedAt,
+            carries: { _, label in
+                label == .kind(.graphQL) || label == .operation(operation.operationName)
+            })
+        switch await front.lookup(
+            name, kind: .graphQL, decode: SecondLevelEntryCodec.decodeGraphQL, dating: dating)
+        {
         case .unavailable: return .unavailable
         case .miss(let generation): return .miss(generation: generation)
         case .hit(let entry, let generation): return .hit(entry, generation: generation)

@@ -1,4 +1,5 @@
 import CacheCore
+import RESTCache
 
 /// Every name the caches send to the second level, derived by keyed hash (see ``SecondLevelSecret``).
 ///
@@ -85,5 +86,18 @@ struct SecondLevelNames: Sendable {
         for tag in metadata.tags where tag.hasPrefix("path:") { labels.insert(.path(String(tag.dropFirst(5)))) }
         for prefix in knownPrefixes where key.hasPrefix(prefix) { labels.insert(.keyPrefix(prefix)) }
         return labels
+    }
+}
+
+extension SecondLevelNames.Label {
+    /// The label a REST invalidation target clears.
+    init(_ target: InvalidationTarget) {
+        switch target {
+        case .keyPrefix(let prefix): self = .keyPrefix(prefix)
+        case .domain(let domain): self = .domain(domain)
+        case .account(let account): self = .account(account)
+        case .entityKey(let entity): self = .entity(entity)
+        case .path(let path): self = .path(path)
+        }
     }
 }

@@ -18,7 +18,9 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
 
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead {
         let name = front.key(.rest, key, in: scope, namespaces)
-        switch await front.lookup(name, kind: .rest, decode: SecondLevelEntryCodec.decode) {
+        let dating = SecondLevelFront.Dating<RESTSecondLevelEntry>(
+            storedAt: \.storedAt, carries: { Self.carries($0, $1, key: key) })
+        switch await front.lookup(name, kind: .rest, decode: SecondLevelEntryCodec.decode, dating: dating) {
         case .unavailable: return .unavailable
         case .miss(let generation): return .miss(generation: generation)
         case .hit(let entry, let generation): return .hit(entry, generation: generation)
@@ -49,20 +51,30 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         response: CurlHTTPClient.Response, in scope: CacheScope
     ) async {
         var labels: Set<SecondLevelNames.Label> = []
-        for target in targets {
-            switch target {
-            case .keyPrefix(let prefix): labels.insert(.keyPrefix(prefix))
-            case .domain(let domain): labels.insert(.domain(domain))
-            case .account(let account): labels.insert(.account(account))
-            case .entityKey(let entity): labels.insert(.entity(entity))
-            case .path(let path): labels.insert(.path(path))
-            }
-        }
+        for target in targets { labels.insert(SecondLevelNames.Label(target)) }
         for change in links.changes(method: method.rawValue, path: path, body: response.body) {
             labels.insert(.entity(change.recordKey))
             labels.insert(.kind(.graphQL))  // the same entity's GraphQL records changed too
         }
         await front.clear(labels, in: scope)
+    }
+
+    /// Whether `entry`, stored under the memory key `key`, is indexed under `label` (what
+    /// ``SecondLevelNames/labels(ofREST:key:knownPrefixes:)`` gave it; a key prefix is taken as carried whenever the
+    /// key starts with it, which only refuses more).
+    static func carries(_ entry: RESTSecondLevelEntry, _ label: SecondLevelNames.Label, key: String) -> Bool {
+        let metadata = entry.metadata
+        switch label {
+        case .kind(let kind): return kind == .rest
+        case .uplifted: return metadata.isUplifted
+        case _ where metadata.isUplifted: return false
+        case .domain(let domain): return metadata.domains.contains(domain)
+        case .account(let account): return metadata.accounts.contains(account)
+        case .entity(let entity): return metadata.entityKeys.contains(entity)
+        case .path(let path): return metadata.tags.contains("path:" + path)
+        case .keyPrefix(let prefix): return key.hasPrefix(prefix)
+        case .operation: return false
+        }
     }
 
     func recordUnusable(key: String, in scope: CacheScope) {

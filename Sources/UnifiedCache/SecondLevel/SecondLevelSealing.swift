@@ -58,6 +58,12 @@ package final class SecondLevelSealing: Sendable {
         case oversize
         /// Read under a generation older than one this replica saw or cleared (see ``SecondLevelGenerationGuard``).
         case rollback
+        /// Read under a generation or epoch that is not `<epoch>.<generation>` of two decimal `UInt64`s.
+        case malformed
+        /// Read under a generation or epoch beyond any the fleet writes (``SecondLevelGenerationGuard/plausibleLimit``).
+        case implausible
+        /// Sealed before a clear this replica saw (see ``SecondLevelClearMarks``).
+        case cleared
     }
 
     private struct Sender {
@@ -130,6 +136,16 @@ package final class SecondLevelSealing: Sendable {
             }
         }
         return .success(plaintext)
+    }
+
+    /// This process's sender id and the counter its next seal takes: every value it sealed so far is before it.
+    func position() -> (sender: [UInt8], counter: UInt64) {
+        sender.withLock { ($0.id, $0.counter) }
+    }
+
+    /// The sender id and counter in the header of `value` (one that opened: they are authenticated).
+    static func origin(of value: [UInt8]) -> (sender: ArraySlice<UInt8>, counter: UInt64) {
+        (value[9..<25], value[25..<headerLength].reduce(0) { $0 << 8 | UInt64($1) })
     }
 
     static func nonce(_ counter: UInt64) -> [UInt8] {
