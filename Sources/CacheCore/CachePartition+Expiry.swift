@@ -16,8 +16,8 @@ struct ExpiryItem: Comparable, Sendable {
 }
 
 extension CachePartition {
-    /// Records a purge horizon in the heap of an indexed partition (on insert and refresh, under the stripe lock already
-    /// held). Items of values replaced or removed since stay until popped; when they would outnumber the entries,
+    /// Records a purge horizon in the heap of an indexed partition (on insert and refresh, under the stripe lock
+    /// already held). Items of values replaced or removed since stay until popped; when they would outnumber the entries,
     /// the heap is rebuilt from the entries (a pass paid for by the pushes that made the garbage, so O(1)
     /// amortized per push).
     mutating func indexExpiry(_ item: ExpiryItem) {
@@ -41,8 +41,8 @@ extension CachePartition {
         expiryIndex = MinHeap(unordered: live)
     }
 
-    /// Removes the entries whose stale horizon (their expiry, or the later instant their ``CacheEntryMetadata/
-    /// staleRetention`` keeps them until) is at or before `cutoff`, earliest first. An indexed partition pops its
+    /// Removes the entries whose stale horizon (their expiry, or later with a stale retention) is at or before
+    /// `cutoff`, earliest first. An indexed partition pops its
     /// heap: the cost is the items popped (the entries removed and stale items), not the entries held; a small
     /// one scans its few entries. Counts `expirations`. Returns the removals and how many heap items or entries
     /// were examined.
