@@ -46,6 +46,18 @@ public struct CacheEntry: Sendable {
         return instant < expiresAt
     }
 
+    /// Until when the entry is kept for the policies that may serve it stale: its expiry plus the metadata's
+    /// ``CacheEntryMetadata/staleRetention`` (the expiry itself when there is none); `nil` for entries that never
+    /// expire. ``CacheStore/purgeExpired(olderThan:)`` removes the entry once this instant is `grace` behind.
+    /// Computed, never stored: a hit does not pay for it.
+    public var staleHorizon: CacheInstant? {
+        guard let expiresAt else {
+            return nil
+        }
+        let retention = metadata.staleRetentionNanoseconds
+        return retention == 0 ? expiresAt : expiresAt.advanced(byNanoseconds: retention)
+    }
+
     /// How long ago the entry was stored or revalidated.
     public func age(at instant: CacheInstant) -> Duration {
         instant.duration(since: storedAt)

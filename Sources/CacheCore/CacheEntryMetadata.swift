@@ -6,6 +6,9 @@
 public struct CacheEntryMetadata: Hashable, Sendable {
     /// Freshness lifetime; `useDefault` is resolved by the store when the entry is stored.
     public var timeout: Timeout
+    /// ``staleRetention`` in whole seconds. Declared right after `timeout` so it sits in the padding after the
+    /// timeout's tag byte: the metadata (and every stored entry) is no larger for it.
+    private var staleRetentionSeconds: UInt32
     /// Feature domains (`CacheDomain` names higher up, e.g. "balances"), cleared together by `clear(domain:)`.
     public var domains: Set<String>
     /// Account identifiers and tokens the entry concerns; both forms go here so a clear by either finds it.
@@ -27,15 +30,46 @@ public struct CacheEntryMetadata: Hashable, Sendable {
         isUplifted: Bool = false,
         validators: CacheValidators = CacheValidators(),
         entityKeys: Set<String> = [],
-        tags: Set<String> = []
+        tags: Set<String> = [],
+        staleRetention: Duration = .zero
     ) {
         self.timeout = timeout
+        self.staleRetentionSeconds = Self.wholeSeconds(staleRetention)
         self.domains = domains
         self.accounts = accounts
         self.isUplifted = isUplifted
         self.validators = validators
         self.entityKeys = entityKeys
         self.tags = tags
+    }
+}
+
+extension CacheEntryMetadata {
+    /// How long past its expiry the entry is kept for a policy that may still serve it stale (stale-if-error's
+    /// maximum staleness, stale-while-revalidate's grace, a fail-safe window): the purge removes it only once
+    /// its ``CacheEntry/staleHorizon`` (expiry plus this) has passed, instead of at expiry. Zero, the default,
+    /// keeps an entry as before: until its expiry plus the purge's grace. Reads call the entry stale from its
+    /// expiry on either way; the entry stays charged to the budget, and the memory reclaimer takes expired entries
+    /// before fresh ones.
+    ///
+    /// Kept in whole seconds, rounded up (a window is never cut short), at most `UInt32.max` seconds (about 136
+    /// years); negative durations are zero.
+    public var staleRetention: Duration {
+        get { .seconds(Int64(staleRetentionSeconds)) }
+        set { staleRetentionSeconds = Self.wholeSeconds(newValue) }
+    }
+
+    /// ``staleRetention`` in nanoseconds, for the instant arithmetic of the purge.
+    var staleRetentionNanoseconds: Int64 {
+        Int64(staleRetentionSeconds) * 1_000_000_000
+    }
+
+    /// `duration` in whole seconds, rounded up and clamped to what the field holds.
+    private static func wholeSeconds(_ duration: Duration) -> UInt32 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0 else { return 0 }
+        let rounded = attoseconds > 0 ? seconds.addingReportingOverflow(1).partialValue : seconds
+        return rounded < 0 ? .max : UInt32(clamping: rounded)
     }
 }
 

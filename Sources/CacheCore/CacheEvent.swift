@@ -29,7 +29,7 @@ public enum EvictionReason: Hashable, Sendable {
     case byteLimit
     /// The process-wide `MemoryBudget` was exceeded.
     case memoryBudget
-    /// Removed by `purgeExpired` after its expiry (plus grace).
+    /// Removed by `purgeExpired` after its stale horizon (its expiry, or later with a stale retention) plus grace.
     case expired
 }
 

@@ -140,8 +140,8 @@ struct CachePartition: ScopePartition {
         if keyIndex.insert(key, handle: handle, in: entries) {
             buildIndexes()
         } else if isIndexed {
-            if let expiresAt = entry.expiresAt {
-                indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: nextSequence))
+            if let horizon = entry.staleHorizon {
+                indexExpiry(ExpiryItem(horizon: horizon, key: key, sequence: nextSequence))
             }
             indexes.add(key, metadata: entry.metadata)
         }
@@ -172,8 +172,8 @@ struct CachePartition: ScopePartition {
             update(&stored.entry)
             return (stored.entry, stored.sequence)
         }
-        if isIndexed, let expiresAt = entry.expiresAt {
-            indexExpiry(ExpiryItem(expiresAt: expiresAt, key: key, sequence: sequence))
+        if isIndexed, let horizon = entry.staleHorizon {
+            indexExpiry(ExpiryItem(horizon: horizon, key: key, sequence: sequence))
         }
         return entry
     }
@@ -253,16 +253,6 @@ struct CachePartition: ScopePartition {
             }
             removals.append(remove(handle, budget: budget), reason: nil)
         }
-        return removals
-    }
-
-    /// Evicts least recently used entries until `bytes` are released or the partition is empty.
-    mutating func evictLeastRecent(releasing bytes: Int, budget: MemoryBudget?) -> Removals {
-        var removals = Removals()
-        while removals.bytes < bytes, let victim = entries.leastRecent {
-            removals.append(remove(victim, budget: budget), reason: .memoryBudget)
-        }
-        counters.add(removals.entries.count, to: .evictions)
         return removals
     }
 

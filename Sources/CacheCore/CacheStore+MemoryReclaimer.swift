@@ -1,5 +1,6 @@
 extension CacheStore: MemoryReclaimer {
-    /// Evicts least recently used entries from the scopes holding the most bytes until `bytes` are released.
+    /// Evicts entries from the scopes holding the most bytes until `bytes` are released: in each scope, the
+    /// expired (stale) entries first, then the least recently used fresh ones.
     ///
     /// The store is a ``MemoryReclaimerPriority/fallback`` reclaimer of its budget: asked when no primary
     /// reclaimer (a session registry ending whole sessions) freed enough. It takes one scope at a time, largest
@@ -23,8 +24,9 @@ extension CacheStore: MemoryReclaimer {
                 continue
             }
             let wanted = bytes - released
+            let now = clock.now()
             let removals = partitions.withExistingPartition(scope) { partition in
-                let removals = partition.evictLeastRecent(releasing: wanted, budget: budget)
+                let removals = partition.evictExpiredFirst(releasing: wanted, at: now, budget: budget)
                 schedule(scope, &partition)
                 return removals
             }

@@ -1,6 +1,10 @@
 extension CacheStore {
-    /// Removes entries that expired at least `grace` ago, in every scope (the seeds' startup cleanup; also worth
-    /// running periodically), and drops scopes left without entries so ended sessions do not linger.
+    /// Removes entries whose stale horizon passed at least `grace` ago, in every scope (the seeds' startup cleanup;
+    /// also worth running periodically), and drops scopes left without entries so ended sessions do not linger.
+    ///
+    /// An entry's horizon (``CacheEntry/staleHorizon``) is its expiry, or later when it was stored with a
+    /// ``CacheEntryMetadata/staleRetention``: an answer a stale-if-error or stale-while-revalidate policy may serve
+    /// for an hour past expiry stays for that hour, not only for `grace`.
     ///
     /// Costs what it removes, not what the store holds: each scope keeps its expiries in a heap, and the store
     /// keeps its scopes in a ``ScopeDueQueue`` by their earliest expiry, so the purge visits only the scopes with
@@ -8,7 +12,7 @@ extension CacheStore {
     /// replaced or removed since). Scopes left empty by anything (a lookup that created the scope, a removal, a
     /// clear by domain) are due at once and dropped by the next purge; their counters move to the process totals.
     ///
-    /// Entries within the grace period stay for stale-while-revalidate. Dropping an empty scope moves it to a new
+    /// Entries within the grace period stay for stale reads and ETag revalidation. Dropping an empty scope moves it to a new
     /// generation, so an insert already in flight for it may be refused (it is then simply not cached). Safe to
     /// run concurrently with reads, writes, clears and other purges: each scope is visited under its stripe lock,
     /// one at a time, and events are emitted after the lock is released.
@@ -42,7 +46,7 @@ extension CacheStore {
         return report
     }
 
-    /// Removes the expired entries of one scope (see `purgeExpired(olderThan:)`), at the cost of what it removes;
+    /// Removes the entries of one scope past their stale horizon (see `purgeExpired(olderThan:)`), at the cost of what it removes;
     /// keeps the scope even when it is left empty (the next `purgeExpired(olderThan:)` drops it).
     @discardableResult
     public func purgeExpired(in scope: CacheScope, olderThan grace: Duration = .zero) -> PurgeReport {

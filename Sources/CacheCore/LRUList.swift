@@ -135,6 +135,13 @@ public struct LRUList<Element: Sendable>: Sendable {
         return next == Self.none ? nil : Handle(index: next)
     }
 
+    /// The element used just after `handle`'s (towards the most recent end).
+    @inlinable
+    public func moreRecent(than handle: Handle) -> Handle? {
+        let previous = nodes[Int(handle.index)].previous
+        return previous == Self.none ? nil : Handle(index: previous)
+    }
+
     /// Handles from most to least recently used.
     @inlinable
     public var handlesFromMostRecent: [Handle] {

@@ -35,6 +35,15 @@ enum CachedRead<Value: Sendable> {
     case miss
 }
 
+extension CacheEntryMetadata {
+    /// Keeps the entry past its expiry for as long as `policy` may serve it stale (never shorter than already
+    /// asked).
+    mutating func keepStale(for policy: RESTCachePolicy) {
+        let retention = policy.staleRetention
+        if retention > staleRetention { staleRetention = retention }
+    }
+}
+
 /// Stored at a request's key when the upstream's answer varies on request headers: the real entries live at
 /// variant keys that add those headers' values.
 @usableFromInline
@@ -137,6 +146,8 @@ extension APIService {
                 metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
             metadata.validators = semantics.validators
         }
+        // Whatever the storage policy decided, the entry is kept for as long as this request's policy may serve it.
+        metadata.keepStale(for: request.cachePolicy)
         var key = placement.key
         let varies = semantics.vary != nil
         if placement.isShared, let names = semantics.vary, variesOnCredential(names) { return nil }

@@ -60,6 +60,7 @@ extension APIService {
             var metadata = entry.metadata
             let remaining = entry.freshUntil.map { OutsideValue.clampedSeconds(from: now, to: $0) }
             metadata.timeout = remaining.map { .seconds($0) } ?? .never
+            metadata.keepStale(for: request.cachePolicy)
             // Closed while the second level was read: the answer is delivered, not put in memory.
             if !isClosed {
                 cache.store(
@@ -81,6 +82,7 @@ extension APIService {
         // Put it in memory stale at once (timeout zero), so the conditional request and the 304 take the usual path.
         var metadata = entry.metadata
         metadata.timeout = .seconds(0)
+        metadata.keepStale(for: request.cachePolicy)
         let outcome = cache.store(
             value, byteCost: entry.body.count, key: placement.key, in: placement.scope, metadata: metadata,
             ifGeneration: generation)

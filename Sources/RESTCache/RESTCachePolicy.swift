@@ -11,11 +11,25 @@ public enum RESTCachePolicy: Hashable, Sendable {
     /// The network first; if it fails (transport error or 5xx), the cached answer, fresh or stale.
     case networkFirst
     /// Fresh: the cache. Stale but within `gracePeriod` past expiry: the stale answer at once, and one
-    /// background refresh. Older or missing: the network.
+    /// background refresh. Older or missing: the network. The answer is kept in memory for the grace period
+    /// past its expiry (maintenance does not purge it sooner).
     case staleWhileRevalidate(gracePeriod: Duration)
     /// Like cache-first, but if refreshing a stale entry fails, the stale answer is returned when it expired at
-    /// most `maximumStaleness` ago.
+    /// most `maximumStaleness` ago. The answer is kept in memory for that long past its expiry (maintenance does
+    /// not purge it sooner; memory pressure may).
     case staleIfError(maximumStaleness: Duration)
+
+    /// How long past its expiry an answer stored under this policy may still be served: stale-while-revalidate's
+    /// grace, stale-if-error's maximum staleness, zero for the others. Stored with the entry
+    /// (``CacheEntryMetadata/staleRetention``), so maintenance keeps it for that long instead of purging it a
+    /// grace period after expiry.
+    var staleRetention: Duration {
+        switch self {
+        case .staleWhileRevalidate(let gracePeriod): return gracePeriod
+        case .staleIfError(let maximumStaleness): return maximumStaleness
+        case .cacheFirst, .networkOnly, .noCache, .cacheOnly, .networkFirst: return .zero
+        }
+    }
 
     /// Whether this policy may answer from the cache before asking the network.
     @inlinable

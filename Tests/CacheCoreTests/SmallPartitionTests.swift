@@ -51,7 +51,7 @@ struct SmallPartitionTests {
             evictsForBudget: false)
 
         #expect(partition.isIndexed)
-        #expect(partition.expiryIndex.min?.expiresAt == CacheInstant(nanoseconds: 1_000_000_000))
+        #expect(partition.expiryIndex.min?.horizon == CacheInstant(nanoseconds: 1_000_000_000))
         for number in 0..<KeyIndex.scanLimit {
             #expect(partition.peek("k\(number)", at: clock).entry?.value as? Int == number)
         }
@@ -128,12 +128,14 @@ private func entry(
     domain: String? = nil,
     account: String? = nil,
     uplifted: Bool = false,
-    bytes: Int = 10
+    bytes: Int = 10,
+    staleRetention: Int = 0
 ) -> CacheEntry {
     CacheEntry(
         value: value,
         metadata: CacheEntryMetadata(
-            domains: domain.map { [$0] } ?? [], accounts: account.map { [$0] } ?? [], isUplifted: uplifted),
+            domains: domain.map { [$0] } ?? [], accounts: account.map { [$0] } ?? [], isUplifted: uplifted,
+            staleRetention: .seconds(staleRetention)),
         storedAt: now,
         storedAtDate: Date(timeIntervalSince1970: 0),
         byteCost: bytes,
@@ -152,6 +154,13 @@ private struct ModelRun {
         let account: String?
         let uplifted: Bool
         let bytes: Int
+        /// Seconds kept past expiry for a stale-serving policy.
+        let retention: Int
+
+        /// When the purge may remove it: its expiry plus its retention.
+        var horizon: CacheInstant? {
+            expiresAt.map { $0.advanced(by: .seconds(retention)) }
+        }
     }
 
     var partition = CachePartition()
@@ -191,13 +200,14 @@ private struct ModelRun {
         let account = ["a1", nil].randomElement(using: &generator)!
         let uplifted = Int.random(in: 0..<5, using: &generator) == 0
         let bytes = Int.random(in: 10...60, using: &generator)
+        let retention = [0, 0, 3, 10].randomElement(using: &generator)!
         let stored = Entry(
             key: key, value: nextValue, expiresAt: lifetime.map { now.advanced(by: .seconds($0)) }, domain: domain,
-            account: account, uplifted: uplifted, bytes: bytes)
+            account: account, uplifted: uplifted, bytes: bytes, retention: retention)
         let removals = partition.store(
             entry(
                 nextValue, at: now, expiresIn: lifetime, domain: domain, account: account, uplifted: uplifted,
-                bytes: bytes),
+                bytes: bytes, staleRetention: retention),
             key: key, limits: limits, budget: nil, evictsForBudget: false)
 
         model.removeAll { $0.key == key }
@@ -251,7 +261,7 @@ private struct ModelRun {
         model.insert(
             Entry(
                 key: key, value: old.value, expiresAt: expiresAt, domain: old.domain, account: old.account,
-                uplifted: old.uplifted, bytes: old.bytes),
+                uplifted: old.uplifted, bytes: old.bytes, retention: old.retention),
             at: 0)
         check(refreshed?.value as? Int == old.value, "refresh \(key) answered another value")
     }
@@ -288,19 +298,29 @@ private struct ModelRun {
 
     private mutating func expire() {
         let (removals, _) = partition.removeExpired(through: now, budget: nil)
-        let due = model.filter { $0.expiresAt.map { $0 <= now } ?? false }
-        model.removeAll { $0.expiresAt.map { $0 <= now } ?? false }
+        let due = model.filter { $0.horizon.map { $0 <= now } ?? false }
+        model.removeAll { $0.horizon.map { $0 <= now } ?? false }
         expected.expirations += due.count
         check(Set(removals.entries.map(\.key)) == Set(due.map(\.key)), "purge removed other keys")
-        let order = removals.entries.compactMap(\.entry.expiresAt)
-        check(order == order.sorted(), "purge out of expiry order")
+        let order = removals.entries.compactMap(\.entry.staleHorizon)
+        check(order == order.sorted(), "purge out of horizon order")
     }
 
     private mutating func evict() {
         let bytes = Int.random(in: 1...120, using: &generator)
-        let removals = partition.evictLeastRecent(releasing: bytes, budget: nil)
+        let removals = partition.evictExpiredFirst(releasing: bytes, at: now, budget: nil)
         var released = 0
         var evicted: [String] = []
+        // Expired entries first, least recent first; then the least recent fresh ones.
+        var position = model.count - 1
+        while released < bytes, position >= 0 {
+            if let expiresAt = model[position].expiresAt, expiresAt <= now {
+                let expired = model.remove(at: position)
+                released += expired.bytes
+                evicted.append(expired.key)
+            }
+            position -= 1
+        }
         while released < bytes, let last = model.popLast() {
             released += last.bytes
             evicted.append(last.key)
@@ -316,13 +336,13 @@ private struct ModelRun {
         statistics.entryCount = model.count
         statistics.byteCount = model.reduce(0) { $0 + $1.bytes }
         check(partition.statistics == statistics, "statistics \(partition.statistics) instead of \(statistics)")
-        let earliest = model.compactMap(\.expiresAt).min()
+        let earliest = model.compactMap(\.horizon).min()
         if partition.isIndexed {
             // The heap may still hold stale items, earlier than any live expiry, never later.
-            let heapMinimum = partition.expiryIndex.min?.expiresAt
+            let heapMinimum = partition.expiryIndex.min?.horizon
             check(earliest.map { live in heapMinimum.map { $0 <= live } ?? false } ?? true, "heap lost an expiry")
         } else {
-            check(partition.entries.earliestExpiry == earliest, "scan found another earliest expiry")
+            check(partition.entries.earliestHorizon == earliest, "scan found another earliest expiry")
             check(partition.expiryIndex.isEmpty, "a small partition filled its heap")
         }
     }

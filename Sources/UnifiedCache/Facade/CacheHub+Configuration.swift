@@ -44,7 +44,9 @@ extension CacheHub {
             /// manual clock, or a server that calls ``CacheHub/runMaintenance()`` itself). Default 10 seconds.
             public var interval: Duration?
             /// How long expired data is kept past its expiry before the purge removes it: stale entries serve
-            /// stale-while-revalidate, stale-if-error and ETag revalidation. Default 60 seconds.
+            /// stale reads and ETag revalidation. An entry stored under a policy that may serve it stale for longer
+            /// (stale-if-error's maximum staleness, stale-while-revalidate's grace) is kept for that window, and
+            /// this long after it. Default 60 seconds.
             public var expiredDataGrace: Duration
 
             public init(interval: Duration? = .seconds(10), expiredDataGrace: Duration = .seconds(60)) {

@@ -6,7 +6,8 @@ extension CacheHub {
     public struct MaintenanceReport: Hashable, Sendable {
         /// Sessions ended for being idle past the timeout.
         public var expiredSessions = 0
-        /// Expired REST entries removed (past their expiry plus the grace period).
+        /// Expired REST entries removed (past their expiry, or the end of the window a stale-serving policy keeps
+        /// them for, plus the grace period).
         public var expiredEntries = 0
         /// GraphQL records removed because no freshness rule can make them fresh any more.
         public var expiredRecords = 0
