@@ -34,7 +34,7 @@ private struct ACLRedis {
     static func secondLevelRules(keyPrefix: String) -> [String] {
         [
             "~\(keyPrefix)*", "-@all", "+ping", "+script|load", "+evalsha", "+incr", "+get", "+set", "+sadd", "+pttl",
-            "+pexpire", "+smembers", "+del", "+hset", "+hmget",
+            "+pexpire", "+smembers", "+del", "+hset", "+hmget", "+role", "+wait",
         ]
     }
 }
