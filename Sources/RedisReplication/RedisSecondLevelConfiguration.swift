@@ -24,6 +24,11 @@ public struct RedisSecondLevelConfiguration: Sendable, CustomStringConvertible {
     /// The prefix of every key the store touches, so a fleet can share a Redis with other users. Default:
     /// `ucache:l2:`.
     public var keyPrefix: String
+    /// On a primary with replicas, how many times a clear step is sent again while no replica confirms it (`WAIT`,
+    /// at most 100 ms each) before it is settled unconfirmed: more protects a clear against a primary that dies
+    /// while its replica is behind, fewer bounds how long a dead replica stalls its shard's reads. Default: 10
+    /// (about a second).
+    public var replicaConfirmationAttempts: Int = 10
 
     /// A configuration with every field given or defaulted (see each field).
     public init(

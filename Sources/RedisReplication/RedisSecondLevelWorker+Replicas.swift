@@ -6,14 +6,11 @@ import UnifiedCache
 /// epoch) is followed by `WAIT 1 <ms>`; the step counts as applied once a replica confirms it. Unconfirmed, it is
 /// sent again (each step is idempotent), to the same primary or, after a failover, to the promoted replica.
 ///
-/// Bounded: after ``unconfirmedLimit`` unconfirmed attempts the step is settled as it stands, the error recorded,
+/// Bounded: after ``RedisSecondLevelConfiguration/replicaConfirmationAttempts`` unconfirmed attempts the step is settled as it stands, the error recorded,
 /// and the link stops waiting until it reconnects (a replica that is down must not stall its shard's reads behind
 /// `WAIT` for good). Taking the tag sets is not confirmed: it deletes nothing a reader could serve, and the
 /// deletion that follows it is.
 extension RedisSecondLevelWorker {
-    /// Unconfirmed attempts of one step before it is settled without a replica's confirmation.
-    static let unconfirmedLimit = 10
-
     /// `WAIT`'s bound: at most 100 ms, and well inside the command timeout.
     var replicaWaitMilliseconds: Int {
         min(100, max(1, configuration.connection.commandTimeout.milliseconds / 4))
@@ -57,7 +54,7 @@ extension RedisSecondLevelWorker {
                 !Self.isError(held.reply)
             else { return held }  // confirmed; or the step failed (settled as such); or WAIT not allowed (ACL)
             clear.unconfirmed += 1
-            if clear.unconfirmed < Self.unconfirmedLimit {
+            if clear.unconfirmed < configuration.replicaConfirmationAttempts {
                 pendingClears.append(clear)
                 return nil
             }

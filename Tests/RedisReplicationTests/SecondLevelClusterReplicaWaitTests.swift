@@ -15,6 +15,8 @@ struct SecondLevelClusterReplicaWaitTests {
         let cluster = try await RedisTestCluster.start(replicasPerPrimary: 1)
         var configuration = try clusterConfiguration(cluster, label: "cluster-wait")
         configuration.clearDeadline = .milliseconds(100)
+        // Confirmation is asked until the failover, however long a loaded machine takes to kill the primary.
+        configuration.replicaConfirmationAttempts = 100_000
         let store = try await connectedClusterStore(configuration)
         let holder = try epochHolder(cluster, configuration)
         let owned = try namespacesOnPrimaries(cluster, configuration, each: 1)
