@@ -340,7 +340,7 @@ public struct SecondLevelRejections: Sendable, Equatable, Codable, Hashable {
     /// someone else): never a hit, and it moves no mark.
     public var malformed = 0
     /// A read under a generation or epoch beyond any the fleet writes: never a hit, and it moves no mark (see
-    /// ``SecondLevelEvent/implausibleGeneration``).
+    /// ``SecondLevelEvent/implausibleGeneration(namespace:)``).
     public var implausible = 0
     /// A value sealed before a clear this replica saw (here or over the replication bus), found because Redis lost or
     /// was made to forget that clear: deleted tag sets, a value written back.
