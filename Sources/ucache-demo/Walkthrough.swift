@@ -11,8 +11,8 @@ struct Walkthrough {
 
     func run() async throws -> [String] {
         let hub = try CacheHub(
-            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL),
-            settings: SettingsStore(),
+            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL).withBankingPresets(),
+            settings: SettingsStore(settings: .banking),
             clock: clock
         )
         let alice = hub.session(

@@ -24,7 +24,7 @@ struct SecondLevelHarness {
         _ label: String, redisURL: String? = nil, redisURLOfB: String? = nil, replicating: Bool = false,
         readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
         secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
-        settings: @Sendable () throws -> SettingsStore = { try SettingsStore() }
+        settings: @Sendable () throws -> SettingsStore = { try SettingsStore(settings: .banking) }
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var url = redisURL ?? ""
@@ -81,7 +81,7 @@ struct SecondLevelHarness {
                     store: RedisSecondLevelStore(configuration: storeConfiguration),
                     secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
                     readDeadline: deadline)
-            ),
+            ).withBankingPresets(),
             settings: settings,
             clock: clock
         )
