@@ -60,7 +60,10 @@ enum SettingsFuzzTarget {
             ),
             ("empty", "{}"),
             ("timeouts-off", #"{"timeouts":{"enabled":false,"default":"never"}}"#),
-            ("default-policy", #"{"domainMap":"banking","domains":{"cards":{"policy":"default"},"accountSummary":{"policy":0.5}}}"#),
+            (
+                "default-policy",
+                #"{"domainMap":"banking","domains":{"cards":{"policy":"default"},"accountSummary":{"policy":0.5}}}"#
+            ),
             ("escapes", #"{"domains":{"caf\u00e9":{"policy":1e2,"restKeyPrefixes":["a\"b"]}}}"#),
         ]
         var seeds = files.map { ($0.0, Array($0.1.utf8)) }

@@ -52,14 +52,16 @@ struct ClientThrowingTests {
         let harness = try await ClientHarness("gqlthrowhttp")
         let client = try harness.client()
         try await harness.tenant.inject(.status(503), operation: "AccountSummary", count: 2)
-        let typed = try #require(await thrownError {
-            try await client.data(for: AccountSummaryQuery())
-        })
+        let typed = try #require(
+            await thrownError {
+                try await client.data(for: AccountSummaryQuery())
+            })
         #expect(typed.code == .httpStatus)
         #expect(typed.httpStatus == 503)
-        let untyped = try #require(await thrownError {
-            try await client.result(for: untypedSummary)
-        })
+        let untyped = try #require(
+            await thrownError {
+                try await client.result(for: untypedSummary)
+            })
         #expect(untyped.code == .httpStatus)
         #expect(untyped.httpStatus == 503)
         #expect(harness.store.recordCount(in: client.scope) == 0)
@@ -70,9 +72,10 @@ struct ClientThrowingTests {
         let harness = try await ClientHarness("gqlthrowdrop")
         let client = try harness.client()
         try await harness.tenant.inject(.drop, operation: "AccountSummary")
-        let error = try #require(await thrownError {
-            try await client.data(for: AccountSummaryQuery())
-        })
+        let error = try #require(
+            await thrownError {
+                try await client.data(for: AccountSummaryQuery())
+            })
         #expect(error.code == .transportFailed)
         #expect(error.transportError != nil)
     }

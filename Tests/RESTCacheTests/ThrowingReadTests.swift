@@ -38,9 +38,10 @@ struct ThrowingReadTests {
     func httpError() async throws {
         let harness = try await Harness("throwhttp")
         let service = harness.service()
-        let error = try #require(await thrownError {
-            try await service.response(for: BalanceRequest(accountId: "201"))  // bob's account: alice gets 404
-        })
+        let error = try #require(
+            await thrownError {
+                try await service.response(for: BalanceRequest(accountId: "201"))  // bob's account: alice gets 404
+            })
         #expect(error.code == .httpStatus)
         #expect(error.httpStatus == 404)
         let body = try #require(error.errorBody(as: BankErrorBody.self))
@@ -57,9 +58,10 @@ struct ThrowingReadTests {
         let harness = try await Harness("throwdrop")
         let service = harness.service()
         try await harness.tenant.inject(.drop, route: "GET /api/accounts")
-        let error = try #require(await thrownError {
-            try await service.responseWithSource(for: AccountsRequest())
-        })
+        let error = try #require(
+            await thrownError {
+                try await service.responseWithSource(for: AccountsRequest())
+            })
         #expect(error.code == .transportFailed)
         #expect(error.transportError != nil)
         #expect(error.httpStatus == nil)
@@ -74,9 +76,10 @@ struct ThrowingReadTests {
         let harness = try await Harness("throwclosed")
         let service = harness.service()
         service.close()
-        let error = try #require(await thrownError {
-            try await service.response(for: BalanceRequest(accountId: "101"))
-        })
+        let error = try #require(
+            await thrownError {
+                try await service.response(for: BalanceRequest(accountId: "101"))
+            })
         #expect(error.code == .closed)
         #expect(try await harness.counters().requests == 0)
     }
@@ -85,9 +88,10 @@ struct ThrowingReadTests {
     func cacheMiss() async throws {
         let harness = try await Harness("throwmiss")
         let service = harness.service()
-        let error = try #require(await thrownError {
-            try await service.response(for: BalanceRequest(accountId: "101", cachePolicy: .cacheOnly))
-        })
+        let error = try #require(
+            await thrownError {
+                try await service.response(for: BalanceRequest(accountId: "101", cachePolicy: .cacheOnly))
+            })
         #expect(error.code == .cacheMiss)
         #expect(try await harness.counters().requests == 0)
     }
