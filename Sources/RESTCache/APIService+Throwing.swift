@@ -63,9 +63,11 @@ extension API {
         case .decoding(let error), .invalidRequest(let error):
             return RESTCacheError(error.code, error.message, underlying: self)
         case .cacheMiss:
-            return RESTCacheError(.cacheMiss, "The cache holds no fresh answer and the policy is cacheOnly.")
+            return RESTCacheError(
+                .cacheMiss, "The cache holds no fresh answer and the policy is cacheOnly.", underlying: self)
         case .cancelled:
-            return RESTCacheError(.cancelled, "The calling task was cancelled before the answer arrived.")
+            return RESTCacheError(
+                .cancelled, "The calling task was cancelled before the answer arrived.", underlying: self)
         }
     }
 }

@@ -94,5 +94,9 @@ struct ThrowingReadTests {
             })
         #expect(error.code == .cacheMiss)
         #expect(try await harness.counters().requests == 0)
+        guard case .cacheMiss = error.api(BankErrorBody.self) else {
+            Issue.record("expected the seeds' API.cacheMiss, got \(String(describing: error.api(BankErrorBody.self)))")
+            return
+        }
     }
 }

@@ -16,6 +16,7 @@ extension GraphQLClient {
 
     /// The `data` of a query's answer, under a cache policy (default `.returnCacheDataElseFetch`): the throwing form
     /// of ``fetch(query:cachePolicy:cacheTimeout:)``.
+    @inlinable
     public func data<Query: GraphQLQuery>(
         for query: Query,
         cachePolicy: GraphQLCachePolicy? = nil,
@@ -26,6 +27,7 @@ extension GraphQLClient {
 
     /// A query's whole answer (data, source, staleness, age, partial errors): the throwing form of
     /// ``fetch(query:cachePolicy:cacheTimeout:)``.
+    @inlinable
     public func result<Query: GraphQLQuery>(
         for query: Query,
         cachePolicy: GraphQLCachePolicy? = nil,
@@ -38,6 +40,7 @@ extension GraphQLClient {
 
     /// The `data` object of an operation known only at run time: the throwing form of
     /// ``fetch(operation:cachePolicy:cacheTimeout:)``.
+    @inlinable
     public func data(
         for operation: UntypedGraphQLOperation,
         cachePolicy: GraphQLCachePolicy? = nil,
@@ -48,6 +51,7 @@ extension GraphQLClient {
 
     /// The whole answer of an operation known only at run time: the throwing form of
     /// ``fetch(operation:cachePolicy:cacheTimeout:)``.
+    @inlinable
     public func result(
         for operation: UntypedGraphQLOperation,
         cachePolicy: GraphQLCachePolicy? = nil,
@@ -59,6 +63,7 @@ extension GraphQLClient {
     // MARK: Mutations
 
     /// The `data` of a mutation's answer: the throwing form of ``perform(mutation:)``.
+    @inlinable
     public func data<Mutation: GraphQLMutation>(
         performing mutation: Mutation
     ) async throws(GraphQLCacheError) -> Mutation.Data {
@@ -66,6 +71,7 @@ extension GraphQLClient {
     }
 
     /// The `data` object of a mutation known only at run time: the throwing form of ``perform(operation:)``.
+    @inlinable
     public func data(performing operation: UntypedGraphQLOperation) async throws(GraphQLCacheError)
         -> GraphQLJSONObject
     {
