@@ -30,8 +30,8 @@ final class ReplicationFuzzHarness: Sendable {
                     graphQLEndpoint: "http://127.0.0.1:1/graphql",
                     maintenance: .init(interval: nil),
                     replication: ReplicationConfiguration(transport: transport, secret: secret)
-                ),
-                settings: try SettingsStore(),
+                ).withBankingPresets(),
+                settings: try SettingsStore(settings: .banking),
                 clock: ManualCacheClock()
             )
         } catch {

@@ -33,8 +33,8 @@ final class SecondLevelFuzzHarness: Sendable {
                     maintenance: .init(interval: nil),
                     secondLevel: SecondLevelConfiguration(
                         store: store, secret: try SecondLevelSecret(FuzzPayload.secret), readDeadline: .seconds(60))
-                ),
-                settings: try SettingsStore(),
+                ).withBankingPresets(),
+                settings: try SettingsStore(settings: .banking),
                 clock: ManualCacheClock(date: Self.now)
             )
         } catch {

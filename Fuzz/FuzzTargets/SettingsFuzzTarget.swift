@@ -46,6 +46,7 @@ enum SettingsFuzzTarget {
                   "memory": { "processBudgetBytes": 536870912, "maxEntriesPerSession": 10000, "maxBytesPerSession": 67108864 },
                   "sessions": { "idleTimeoutSeconds": 1800, "maxSessions": 100000 },
                   "clearAffectedDomainsOnChange": true,
+                  "domainMap": "banking",
                   "domains": {
                     "balances": { "policy": 30 },
                     "payees": { "policy": "custom", "seconds": 600 },
@@ -59,7 +60,10 @@ enum SettingsFuzzTarget {
             ),
             ("empty", "{}"),
             ("timeouts-off", #"{"timeouts":{"enabled":false,"default":"never"}}"#),
-            ("default-policy", #"{"domains":{"cards":{"policy":"default"},"accountSummary":{"policy":0.5}}}"#),
+            (
+                "default-policy",
+                #"{"domainMap":"banking","domains":{"cards":{"policy":"default"},"accountSummary":{"policy":0.5}}}"#
+            ),
             ("escapes", #"{"domains":{"caf\u00e9":{"policy":1e2,"restKeyPrefixes":["a\"b"]}}}"#),
         ]
         var seeds = files.map { ($0.0, Array($0.1.utf8)) }

@@ -52,6 +52,16 @@ public struct RESTCacheError: Error, Sendable, CustomStringConvertible {
         public static let invalidConfiguration = Code("invalidConfiguration")
         /// The service was closed (its session ended): nothing was sent, read or stored.
         public static let closed = Code("closed")
+        /// The upstream answered with an error status. ``RESTCacheError/httpStatus`` has it, and
+        /// ``RESTCacheError/errorBody(as:)`` the body decoded as the request's `ErrorBody`.
+        public static let httpStatus = Code("httpStatus")
+        /// No answer arrived: connect failure, timeout, TLS, a dropped or truncated connection, an oversized body.
+        /// The `CurlHTTPError` is ``RESTCacheError/transportError``.
+        public static let transportFailed = Code("transportFailed")
+        /// `cacheOnly` found no fresh entry.
+        public static let cacheMiss = Code("cacheMiss")
+        /// The calling task was cancelled before the answer arrived.
+        public static let cancelled = Code("cancelled")
 
         public var description: String { name }
     }
@@ -81,6 +91,7 @@ public struct RESTCacheError: Error, Sendable, CustomStringConvertible {
     }
 
     private static func summary(of error: any Error) -> String {
+        if let failure = error as? any SeedFailure { return failure.safeSummary }
         guard let decoding = error as? DecodingError else { return String(describing: type(of: error)) }
         switch decoding {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context),

@@ -48,8 +48,8 @@ struct ReplicasSuite: BenchSuite {
             url: try cluster.map { try RedisReplicationConfiguration(url: Self.url($0, first: 1)) } ?? url,
             channel: channel)
         let island = try CacheHub(
-            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL),
-            settings: SettingsStore())
+            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL).withBankingPresets(),
+            settings: SettingsStore(settings: .banking))
         for hub in [a, b] {
             try await waitUntil {
                 hub.replicationStatistics?.linkState == .subscribed
@@ -196,8 +196,8 @@ struct ReplicasSuite: BenchSuite {
                 replication: ReplicationConfiguration(
                     transport: RedisReplicationTransport(configuration: redis),
                     secret: try ReplicationSecret(Array("bench-fleet-secret-0123456789-0123".utf8)))
-            ),
-            settings: SettingsStore()
+            ).withBankingPresets(),
+            settings: SettingsStore(settings: .banking)
         )
     }
 

@@ -277,7 +277,8 @@ struct SecondLevelSuite: BenchSuite {
         }
         return try CacheHub(
             configuration: .init(
-                restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL, secondLevel: secondLevel),
-            settings: SettingsStore())
+                restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL, secondLevel: secondLevel
+            ).withBankingPresets(),
+            settings: SettingsStore(settings: .banking))
     }
 }

@@ -98,11 +98,12 @@ struct SessionsSuite: BenchSuite {
         let clock = ManualCacheClock()
         let settings = CacheSettings(
             memory: .init(processBudgetBytes: budget),
-            sessions: .init(idleTimeoutSeconds: idleSeconds, maxSessions: maxSessions))
+            sessions: .init(idleTimeoutSeconds: idleSeconds, maxSessions: maxSessions), domainMap: .banking)
         let hub = try CacheHub(
             configuration: .init(
                 restBaseURL: "http://127.0.0.1:9", graphQLEndpoint: "http://127.0.0.1:9/graphql",
-                maintenance: .init(interval: nil)),
+                maintenance: .init(interval: nil)
+            ).withBankingPresets(),
             settings: try SettingsStore(settings: settings),
             clock: clock
         )

@@ -21,7 +21,8 @@ struct UnifiedSuite: BenchSuite {
         let others = options.int("others", default: 1_000)
         let repetitions = options.int("repetitions", default: 20)
         let hub = try CacheHub(
-            configuration: .init(restBaseURL: "http://127.0.0.1:9", graphQLEndpoint: "http://127.0.0.1:9/graphql"),
+            configuration: .init(restBaseURL: "http://127.0.0.1:9", graphQLEndpoint: "http://127.0.0.1:9/graphql")
+                .withBankingPresets(),
             settings: try SettingsStore(settings: Self.roomySettings())
         )
         let document = try GraphQLParser.parse(BenchResponse.query).prepare(operationName: nil)
@@ -100,7 +101,7 @@ struct UnifiedSuite: BenchSuite {
     }
 
     private static func roomySettings() -> CacheSettings {
-        var settings = CacheSettings()
+        var settings = CacheSettings.banking
         settings.memory.maxEntriesPerSession = 20_000
         settings.memory.processBudgetBytes = 4 << 30
         return settings

@@ -11,8 +11,8 @@ struct Walkthrough {
 
     func run() async throws -> [String] {
         let hub = try CacheHub(
-            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL),
-            settings: SettingsStore(),
+            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL).withBankingPresets(),
+            settings: SettingsStore(settings: .banking),
             clock: clock
         )
         let alice = hub.session(
@@ -71,7 +71,7 @@ struct Walkthrough {
                     cachePolicy: .fetchIgnoringCacheData))
         }
         try await table.step("7", "settings: balances stay fresh 30 s (reload)", expectUpstream: 0) {
-            let json = Data(#"{"domains": {"balances": {"policy": 30}}}"#.utf8)
+            let json = Data(#"{"domainMap": "banking", "domains": {"balances": {"policy": 30}}}"#.utf8)
             let change = try await hub.reloadSettings(from: .json(json, source: "demo"))
             table.expect(change.affectedDomains.contains(.balances), "the reload reports the balances domain")
             return "settings"
@@ -98,7 +98,9 @@ struct Walkthrough {
             try await source(alice.graphQL.fetch(query: AccountBalanceQuery(accountId: "101")))
         }
         try await table.step("10", "settings change: profiles never cached", expectUpstream: 2) {
-            let json = Data(#"{"domains": {"balances": {"policy": 30}, "userProfile": {"policy": "never"}}}"#.utf8)
+            let json = Data(
+                #"{"domainMap": "banking", "domains": {"balances": {"policy": 30}, "userProfile": {"policy": "never"}}}"#
+                    .utf8)
             try await hub.reloadSettings(from: .json(json, source: "demo"), clearingAffectedDomains: true)
             _ = try await alice.graphQL.fetch(query: UserProfileQuery()).get()
             return try await source(alice.graphQL.fetch(query: UserProfileQuery()))

@@ -45,8 +45,8 @@ struct ReplicaMain {
                 graphQLEndpoint: "\(upstream)/graphql",
                 replication: ReplicationConfiguration(
                     transport: RedisReplicationTransport(configuration: redis), secret: secret)
-            ),
-            settings: SettingsStore()
+            ).withBankingPresets(),
+            settings: SettingsStore(settings: .banking)
         )
         while let line = readLine() {
             let words = line.split(separator: " ").map(String.init)

@@ -27,7 +27,7 @@ private struct ArticleHub {
         let logged = logged
         hub = try CacheHub(
             configuration: bankHubConfiguration(upstream: tenant.baseURL, templates: templates),
-            settings: SettingsStore(),
+            settings: SettingsStore(settings: .banking),
             clock: clock,
             observer: loggingObserver { line in logged.append(line) }
         )

@@ -12,7 +12,8 @@ struct MigrationFixture {
 
     init(_ label: String, settings: SettingsStore? = nil) async throws {
         tenant = try await FixtureServer.tenant(label)
-        bff = try BankBFF(upstream: tenant.baseURL, settings: settings ?? SettingsStore(), clock: clock)
+        bff = try BankBFF(
+            upstream: tenant.baseURL, settings: settings ?? SettingsStore(settings: .banking), clock: clock)
     }
 
     /// Alice's session: accounts 101 and 102.

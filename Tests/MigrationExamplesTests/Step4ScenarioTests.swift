@@ -181,7 +181,8 @@ struct Step4ScenarioTests {
         let alice = fixture.alice()
         try await populateBalances(alice)
         _ = try await alice.rest.perform(with: AccountsRequest()).get()
-        let file = try TemporarySettingsFile(#"{ "domains": { "balances": { "policy": "never" } } }"#)
+        let file = try TemporarySettingsFile(
+            #"{ "domainMap": "banking", "domains": { "balances": { "policy": "never" } } }"#)
         defer { file.remove() }
 
         let change = try await fixture.bff.reloadSettings(path: file.path)
@@ -199,7 +200,8 @@ struct Step4ScenarioTests {
         let alice = fixture.alice()
         try await populateBalances(alice)
         let before = fixture.bff.hub.settings.current
-        let file = try TemporarySettingsFile(#"{ "domains": { "balances": { "policy": "sometimes" } } }"#)
+        let file = try TemporarySettingsFile(
+            #"{ "domainMap": "banking", "domains": { "balances": { "policy": "sometimes" } } }"#)
         defer { file.remove() }
 
         let error = await #expect(throws: UnifiedCacheError.self) {

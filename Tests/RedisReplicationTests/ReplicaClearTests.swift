@@ -168,7 +168,7 @@ struct ReplicaClearTests {
         _ = try await aliceOnB.rest.perform(with: balance).get()
         _ = try await aliceOnB.rest.perform(with: payees).get()
 
-        let json = Data(#"{"domains": {"balances": {"policy": 10}}}"#.utf8)
+        let json = Data(#"{"domainMap": "banking", "domains": {"balances": {"policy": 10}}}"#.utf8)
         _ = try await fleet.a.reloadSettings(from: .json(json, source: "test"), clearingAffectedDomains: true)
         try await fleet.waitUntilApplied(fleet.b, 1)
 

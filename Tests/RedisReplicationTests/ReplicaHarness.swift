@@ -24,8 +24,10 @@ struct ReplicaHarness {
         if url.isEmpty { url = try await RedisTestServer.sharedURL() }
         self.redisURL = url
         channel = uniqueChannel(label)
-        a = try Self.hub(tenant: tenant, redisURL: url, channel: channel, settings: settings?() ?? SettingsStore())
-        b = try Self.hub(tenant: tenant, redisURL: url, channel: channel, settings: settings?() ?? SettingsStore())
+        a = try Self.hub(
+            tenant: tenant, redisURL: url, channel: channel, settings: settings?() ?? SettingsStore(settings: .banking))
+        b = try Self.hub(
+            tenant: tenant, redisURL: url, channel: channel, settings: settings?() ?? SettingsStore(settings: .banking))
         try await Self.waitUntilReady(a)
         try await Self.waitUntilReady(b)
     }
@@ -47,7 +49,7 @@ struct ReplicaHarness {
                 restBaseURL: tenant.baseURL,
                 graphQLEndpoint: tenant.graphqlURL,
                 replication: replication
-            ),
+            ).withBankingPresets(),
             settings: settings,
             clock: ManualCacheClock()
         )

@@ -7,7 +7,8 @@ struct CachingDecisionTests {
     /// balances never, offers always, payees 60 s, userProfile default; global default 300 s.
     private let settings = CacheSettings(
         defaultTimeout: .seconds(300),
-        domainPolicies: [.balances: .never, .offers: .always, .payees: .custom(seconds: 60), .userProfile: .default]
+        domainPolicies: [.balances: .never, .offers: .always, .payees: .custom(seconds: 60), .userProfile: .default],
+        domainMap: .banking
     )
 
     @Test(

@@ -39,8 +39,8 @@ struct ClearAllResilienceTests {
                 restBaseURL: tenant.baseURL,
                 graphQLEndpoint: tenant.graphqlURL,
                 sessionCacheParts: [BrokenPart(), recording]
-            ),
-            settings: SettingsStore()
+            ).withBankingPresets(),
+            settings: SettingsStore(settings: .banking)
         )
         let alice = hub.session(
             id: "s-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))

@@ -12,16 +12,21 @@ struct FacadeHarness {
     /// Every event the hub emitted, in order.
     let events = EventLog()
 
-    init(_ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false) async throws {
+    /// - Parameter bankingPresets: whether the hub opts into the bank's presets (entity links, account-learning
+    ///   paths and, unless `settings` is given, the domain map), as the bank's BFF does; false keeps the defaults.
+    init(
+        _ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false, bankingPresets: Bool = true
+    ) async throws {
         tenant = try await FixtureServer.tenant(label)
+        let configuration = CacheHub.Configuration(
+            restBaseURL: tenant.baseURL,
+            graphQLEndpoint: tenant.graphqlURL,
+            rest: .init(honorsHTTPCaching: honorsHTTPCaching),
+            maintenance: .init(interval: nil)
+        )
         hub = try CacheHub(
-            configuration: .init(
-                restBaseURL: tenant.baseURL,
-                graphQLEndpoint: tenant.graphqlURL,
-                rest: .init(honorsHTTPCaching: honorsHTTPCaching),
-                maintenance: .init(interval: nil)
-            ),
-            settings: try settings ?? SettingsStore(),
+            configuration: bankingPresets ? configuration.withBankingPresets() : configuration,
+            settings: try settings ?? SettingsStore(settings: bankingPresets ? .banking : CacheSettings()),
             clock: clock,
             observer: events.observer
         )

@@ -14,7 +14,7 @@ struct HubSettingsTests {
         let settings = try SettingsStore(
             settings: parseSettings(
                 #"""
-                {"domains": {"balances": {"policy": "never"}, "payees": {"policy": 30}}}
+                {"domainMap": "banking", "domains": {"balances": {"policy": "never"}, "payees": {"policy": 30}}}
                 """#))
         let harness = try await FacadeHarness("settingspolicy", settings: settings)
         let alice = harness.session(.alice)
@@ -33,7 +33,7 @@ struct HubSettingsTests {
         let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: balance).get()
         _ = try await alice.rest.perform(with: payees).get()
-        let json = Data(#"{"domains": {"balances": {"policy": 10}}}"#.utf8)
+        let json = Data(#"{"domainMap": "banking", "domains": {"balances": {"policy": 10}}}"#.utf8)
         let change = try await harness.hub.reloadSettings(
             from: .json(json, source: "test"), clearingAffectedDomains: true)
         #expect(change.affectedDomains.contains(.balances))
@@ -45,7 +45,7 @@ struct HubSettingsTests {
     func brokenReload() async throws {
         let harness = try await FacadeHarness("settingsbroken")
         let before = harness.hub.settings.current
-        let json = Data(#"{"domains": {"balances": {"policy": "sometimes"}}}"#.utf8)
+        let json = Data(#"{"domainMap": "banking", "domains": {"balances": {"policy": "sometimes"}}}"#.utf8)
         await #expect(throws: UnifiedCacheError.self) {
             try await harness.hub.reloadSettings(from: .json(json, source: "broken.json"))
         }

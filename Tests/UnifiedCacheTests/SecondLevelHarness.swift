@@ -24,7 +24,7 @@ struct SecondLevelHarness {
         _ label: String, redisURL: String? = nil, redisURLOfB: String? = nil, replicating: Bool = false,
         readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
         secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
-        settings: @Sendable () throws -> SettingsStore = { try SettingsStore() },
+        settings: @Sendable () throws -> SettingsStore = { try SettingsStore(settings: .banking) },
         secondLevelObserverOfB: (@Sendable (SecondLevelEvent) -> Void)? = nil
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
@@ -83,7 +83,7 @@ struct SecondLevelHarness {
                     store: RedisSecondLevelStore(configuration: storeConfiguration),
                     secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
                     readDeadline: deadline, observer: observer)
-            ),
+            ).withBankingPresets(),
             settings: settings,
             clock: clock
         )

@@ -7,7 +7,7 @@ import UnifiedCache
 struct SettingsEnvironmentTests {
     @Test("each documented variable overrides its setting")
     func overrides() throws {
-        let settings = try CacheSettings().overriding(with: [
+        let settings = try CacheSettings.banking.overriding(with: [
             "UCACHE_DEFAULT_TIMEOUT": "120",
             "UCACHE_TIMEOUTS_ENABLED": "off",
             "UCACHE_MEMORY_LIMIT_BYTES": "1048576",
@@ -40,7 +40,7 @@ struct SettingsEnvironmentTests {
         for variable in [
             "UCACHE_DOMAIN_TRANSACTION_HISTORY", "UCACHE_DOMAIN_TRANSACTIONHISTORY", "UCACHE_DOMAIN_transactionHistory",
         ] {
-            let settings = try CacheSettings().overriding(with: [variable: "never"])
+            let settings = try CacheSettings.banking.overriding(with: [variable: "never"])
             #expect(settings.policy(for: .transactionHistory) == .never, "\(variable)")
         }
     }
@@ -68,7 +68,7 @@ struct SettingsEnvironmentTests {
         ]
     )
     func badValue(variable: String, value: String) throws {
-        let error = try #require(unifiedError { try CacheSettings().overriding(with: [variable: value]) })
+        let error = try #require(unifiedError { try CacheSettings.banking.overriding(with: [variable: value]) })
 
         #expect(error.code == .invalidSettings)
         #expect(error.place == variable)
@@ -78,7 +78,7 @@ struct SettingsEnvironmentTests {
     @Test("a domain variable naming no domain is refused as an unknown domain")
     func unknownDomain() throws {
         let error = try #require(
-            unifiedError { try CacheSettings().overriding(with: ["UCACHE_DOMAIN_BALANCE": "never"]) })
+            unifiedError { try CacheSettings.banking.overriding(with: ["UCACHE_DOMAIN_BALANCE": "never"]) })
 
         #expect(error.code == .unknownDomain)
         #expect(error.place == "UCACHE_DOMAIN_BALANCE")
@@ -101,7 +101,8 @@ struct SettingsEnvironmentTests {
     @Test("the environment beats the file named by UCACHE_SETTINGS")
     func environmentBeatsFile() throws {
         let file = try TemporaryFile(
-            #"{"timeouts": {"default": 60}, "domains": {"balances": {"policy": 30}, "offers": {"policy": "never"}}}"#
+            #"{"timeouts": {"default": 60}, "domainMap": "banking", "#
+                + #""domains": {"balances": {"policy": 30}, "offers": {"policy": "never"}}}"#
         )
         defer { file.remove() }
 

@@ -177,7 +177,7 @@ struct SettingsFileTests {
         ]
     )
     func wrongValue(text: String, mistake: Mistake) throws {
-        let error = try #require(unifiedError { try parseSettings(text, source: "test.json") })
+        let error = try #require(unifiedError { try parseSettings(bankingDocument(text), source: "test.json") })
 
         #expect(error.code == .invalidSettings)
         #expect(error.place == mistake.place)
@@ -226,7 +226,7 @@ struct SettingsFileTests {
         ]
     )
     func brokenMember(text: String, place: String) throws {
-        let error = try #require(unifiedError { try parseSettings(text) })
+        let error = try #require(unifiedError { try parseSettings(bankingDocument(text)) })
 
         #expect(error.code == .invalidDomain)
         #expect(error.place == place)
@@ -235,7 +235,7 @@ struct SettingsFileTests {
 
     @Test("replacing a domain with nothing listed leaves it tagged with its name only")
     func replaceWithNothing() throws {
-        let settings = try parseSettings(#"{"domains": {"balances": {"members": "replace"}}}"#)
+        let settings = try parseSettings(bankingDocument(#"{"domains": {"balances": {"members": "replace"}}}"#))
 
         let balances = try #require(settings.domainMap[.balances])
         #expect(balances.restDomains == ["balances"])

@@ -5,13 +5,19 @@ import UnifiedCache
 
 @Suite("Settings store")
 struct SettingsStoreTests {
+    /// Settings parsed from a document of the bank's, which opts into its domain map.
+    private func bankSettings(_ text: String) throws(UnifiedCacheError) -> CacheSettings {
+        try parseSettings(bankingDocument(text))
+    }
+
+    /// A document of the bank's, which opts into its domain map.
     private func json(_ text: String) -> SettingsSource {
-        .json(Data(text.utf8), source: "test")
+        .json(Data(bankingDocument(text).utf8), source: "test")
     }
 
     @Test("a store starts with its settings and the environment's overrides")
     func initial() throws {
-        let store = try SettingsStore(environment: ["UCACHE_DOMAIN_OFFERS": "never"])
+        let store = try SettingsStore(settings: .banking, environment: ["UCACHE_DOMAIN_OFFERS": "never"])
 
         #expect(store.current.policy(for: .offers) == .never)
         #expect(store.current.defaultTimeout == .seconds(300))
@@ -19,7 +25,7 @@ struct SettingsStoreTests {
 
     @Test("a store loads the file named by UCACHE_SETTINGS")
     func initialFromFile() throws {
-        let file = try TemporaryFile(#"{"domains": {"balances": {"policy": 10}}}"#)
+        let file = try TemporaryFile(bankingDocument(#"{"domains": {"balances": {"policy": 10}}}"#))
         defer { file.remove() }
 
         let store = try SettingsStore(environment: ["UCACHE_SETTINGS": file.path])
@@ -29,7 +35,7 @@ struct SettingsStoreTests {
 
     @Test("a reload puts the new settings in force and says which domains' policies changed")
     func reloadReportsPolicies() throws {
-        let store = try SettingsStore(settings: parseSettings(#"{"domains": {"balances": {"policy": 30}}}"#))
+        let store = try SettingsStore(settings: bankSettings(#"{"domains": {"balances": {"policy": 30}}}"#))
 
         let change = try store.reload(
             from: json(#"{"domains": {"balances": {"policy": 30}, "payees": {"policy": "never"}}}"#)
@@ -47,17 +53,17 @@ struct SettingsStoreTests {
 
     @Test("a reload back to the defaults reports the domains that had a policy")
     func reloadToDefaults() throws {
-        let store = try SettingsStore(settings: parseSettings(#"{"domains": {"offers": {"policy": "always"}}}"#))
+        let store = try SettingsStore(settings: bankSettings(#"{"domains": {"offers": {"policy": "always"}}}"#))
 
-        let change = try store.reload(from: .settings(CacheSettings()))
+        let change = try store.reload(from: .settings(.banking))
 
         #expect(change.domainsWithChangedPolicy == [.offers])
-        #expect(store.current == CacheSettings())
+        #expect(store.current == CacheSettings.banking)
     }
 
     @Test("a reload that changes nothing reports nothing")
     func reloadUnchanged() throws {
-        let store = try SettingsStore()
+        let store = try SettingsStore(settings: .banking)
 
         let change = try store.reload(from: json("{}"))
 
@@ -68,7 +74,7 @@ struct SettingsStoreTests {
 
     @Test("a changed domain definition is reported, and clearing covers its old and new members")
     func reloadDefinition() throws {
-        let store = try SettingsStore()
+        let store = try SettingsStore(settings: .banking)
 
         let change = try store.reload(
             from: json(#"{"domains": {"statements": {"members": "replace", "restKeyPrefixes": ["statementsV2."]}}}"#)
@@ -83,7 +89,7 @@ struct SettingsStoreTests {
 
     @Test("domains dropped from the map are reported, and clearing uses their last definition")
     func reloadRemovesDomains() throws {
-        let store = try SettingsStore()
+        let store = try SettingsStore(settings: .banking)
 
         let change = try store.reload(from: json(#"{"domainMap": "empty", "domains": {"x": {"typenames": ["X"]}}}"#))
 
@@ -96,7 +102,7 @@ struct SettingsStoreTests {
     @Test("a new default timeout affects the domains using it, and entries outside every domain")
     func reloadDefaultTimeout() throws {
         let store = try SettingsStore(
-            settings: parseSettings(
+            settings: bankSettings(
                 #"{"domainMap": "empty", "domains": {"a": {"typenames": ["A"], "policy": 5}, "#
                     + #""b": {"typenames": ["B"]}}}"#)
         )
@@ -114,7 +120,7 @@ struct SettingsStoreTests {
 
     @Test("switching timeouts off affects every domain that caches")
     func reloadTimeoutSwitch() throws {
-        let store = try SettingsStore(settings: parseSettings(#"{"domains": {"notifications": {"policy": "never"}}}"#))
+        let store = try SettingsStore(settings: bankSettings(#"{"domains": {"notifications": {"policy": "never"}}}"#))
 
         let change = try store.reload(
             from: json(#"{"timeouts": {"enabled": false}, "domains": {"notifications": {"policy": "never"}}}"#)
@@ -127,7 +133,7 @@ struct SettingsStoreTests {
 
     @Test("new memory limits are reported")
     func reloadMemory() throws {
-        let store = try SettingsStore()
+        let store = try SettingsStore(settings: .banking)
 
         let change = try store.reload(from: json(#"{"memory": {"maxEntriesPerSession": 10}}"#))
 
@@ -145,7 +151,7 @@ struct SettingsStoreTests {
         ]
     )
     func brokenReloadKeepsPrevious(text: String) throws {
-        let store = try SettingsStore(settings: parseSettings(#"{"domains": {"balances": {"policy": 45}}}"#))
+        let store = try SettingsStore(settings: bankSettings(#"{"domains": {"balances": {"policy": 45}}}"#))
         let before = store.current
 
         #expect(throws: UnifiedCacheError.self) { try store.reload(from: json(text)) }
@@ -156,17 +162,17 @@ struct SettingsStoreTests {
 
     @Test("a broken file on disk keeps the previous settings, and the fixed file then applies")
     func brokenFileThenFixed() throws {
-        let file = try TemporaryFile(#"{"domains": {"balances": {"policy": 30}}}"#)
+        let file = try TemporaryFile(bankingDocument(#"{"domains": {"balances": {"policy": 30}}}"#))
         defer { file.remove() }
         let store = try SettingsStore(environment: ["UCACHE_SETTINGS": file.path])
 
-        try file.write(#"{"domains": {"balances": {"policy": 30"#)
+        try file.write(bankingDocument(#"{"domains": {"balances": {"policy": 30"#))
         let error = try #require(unifiedError { try store.reload(from: .environment) })
         #expect(error.code == .invalidSettings)
         #expect(error.message.contains(file.path))
         #expect(store.current.policy(for: .balances) == .custom(seconds: 30))
 
-        try file.write(#"{"domains": {"balances": {"policy": 10}}}"#)
+        try file.write(bankingDocument(#"{"domains": {"balances": {"policy": 10}}}"#))
         let change = try store.reload(from: .file(file.path))
         #expect(change.domainsWithChangedPolicy == [.balances])
         #expect(store.current.policy(for: .balances) == .custom(seconds: 10))
@@ -174,7 +180,7 @@ struct SettingsStoreTests {
 
     @Test("the environment's overrides beat every reloaded file")
     func environmentBeatsReload() throws {
-        let store = try SettingsStore(environment: ["UCACHE_DOMAIN_BALANCES": "never"])
+        let store = try SettingsStore(settings: .banking, environment: ["UCACHE_DOMAIN_BALANCES": "never"])
 
         try store.reload(from: json(#"{"domains": {"balances": {"policy": "always"}}}"#))
 
@@ -183,9 +189,9 @@ struct SettingsStoreTests {
 
     @Test("readers see one complete settings value or the other while reloads run")
     func concurrentReadsAndReloads() async throws {
-        let store = try SettingsStore()
-        let fast = try parseSettings(#"{"timeouts": {"default": 1}, "domains": {"balances": {"policy": 1}}}"#)
-        let slow = try parseSettings(#"{"timeouts": {"default": 2}, "domains": {"balances": {"policy": 2}}}"#)
+        let store = try SettingsStore(settings: .banking)
+        let fast = try bankSettings(#"{"timeouts": {"default": 1}, "domains": {"balances": {"policy": 1}}}"#)
+        let slow = try bankSettings(#"{"timeouts": {"default": 2}, "domains": {"balances": {"policy": 2}}}"#)
 
         let consistent = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
@@ -199,7 +205,7 @@ struct SettingsStoreTests {
                     (0..<500).allSatisfy { _ in
                         let current = store.current
                         guard case .seconds(let seconds) = current.defaultTimeout, seconds != 300 else {
-                            return current == CacheSettings()
+                            return current == CacheSettings.banking
                         }
                         return current.policy(for: .balances) == .custom(seconds: seconds)
                     }

@@ -16,8 +16,9 @@ struct SharedAnswersHubTests {
             configuration: .init(
                 restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL,
                 rest: .init(honorsHTTPCaching: true), graphQL: .init(sharesPublicResponses: true),
-                maintenance: .init(interval: nil)),
-            settings: try SettingsStore(), clock: clock)
+                maintenance: .init(interval: nil)
+            ).withBankingPresets(),
+            settings: try SettingsStore(settings: .banking), clock: clock)
     }
 
     private func session(_ hub: CacheHub, _ user: FixtureTenant.User) -> CacheSession {
@@ -51,7 +52,7 @@ struct SharedAnswersHubTests {
         defer { Task { await hub.shutdown() } }
         _ = try await session(hub, .alice).graphQL.fetch(operation: rates).get()
         #expect(hub.graphQLStore.sharedPublicResponseCount == 1)
-        let json = Data(#"{"domains": {"balances": {"policy": 10}}}"#.utf8)
+        let json = Data(#"{"domainMap": "banking", "domains": {"balances": {"policy": 10}}}"#.utf8)
         _ = try await hub.reloadSettings(from: .json(json, source: "test"), clearingAffectedDomains: true)
         #expect(hub.graphQLStore.sharedPublicResponseCount == 0)
         #expect(try await session(hub, .bob).graphQL.fetch(operation: rates).get().source == .network)
@@ -68,7 +69,7 @@ struct SharedAnswersHubTests {
         let other = SecondLevelGET(path: "/api/tenant-notice", key: "tenant.notice", isShared: true)
         _ = try await session(hub, .alice).source(of: flags)
         _ = try await session(hub, .alice).source(of: other)
-        let json = Data(#"{"domains": {"featureFlags": {"policy": 10}}}"#.utf8)
+        let json = Data(#"{"domainMap": "banking", "domains": {"featureFlags": {"policy": 10}}}"#.utf8)
         _ = try await hub.reloadSettings(from: .json(json, source: "test"), clearingAffectedDomains: true)
         #expect(try await session(hub, .bob).source(of: flags).source == .network)
         #expect(try await session(hub, .bob).source(of: other).source == .cache)

@@ -53,3 +53,13 @@ enum Repository {
         try String(contentsOf: root.appendingPathComponent(relativePath), encoding: .utf8)
     }
 }
+
+/// The settings document with `"domainMap": "banking"` as its last member: the bank's settings files opt into the
+/// preset. Added last (the map is read before the domains whatever the order), so the line and column of everything
+/// the test wrote stay as written.
+func bankingDocument(_ json: String) -> String {
+    guard !json.contains(#""domainMap""#), let close = json.lastIndex(of: "}") else { return json }
+    let body = json[..<close].trimmingCharacters(in: .whitespacesAndNewlines)
+    let separator = body.hasSuffix("{") ? "" : ", "
+    return json[..<close] + separator + #""domainMap": "banking""# + json[close...]
+}

@@ -27,10 +27,12 @@ extension CacheHub {
         public var graphQLCacheManager: GraphQLCacheManager.Configuration
         /// How account ids and tokens are connected. Default: fields `id` and `accountToken`.
         public var accounts: AccountResolver.Configuration
-        /// REST paths whose answers teach the session's account resolver id/token pairs. Default: `/api/accounts**`.
+        /// REST paths whose answers teach the session's account resolver id/token pairs. Default: none (the resolver
+        /// learns nothing by itself); the fixture bank's are ``bankingAccountLearningPaths``.
         public var accountLearningPaths: [PathPattern]
-        /// How REST entries and GraphQL records of the same entity are tied together. Default: the fixture bank's
-        /// links (``EntityLinks/banking``).
+        /// How REST entries and GraphQL records of the same entity are tied together. Default: none (a change through
+        /// one protocol leaves the other's copy to expire or to a clear); the fixture bank's are
+        /// ``EntityLinks/banking``.
         public var entityLinks: EntityLinks
         /// Caches of your own cleared with each session (logout, expiry). Default: none.
         public var sessionCacheParts: [any SessionCachePart]
@@ -74,8 +76,8 @@ extension CacheHub {
             graphQLFreshness: GraphQLCacheConfig = .init(),
             graphQLCacheManager: GraphQLCacheManager.Configuration = .init(),
             accounts: AccountResolver.Configuration = .init(),
-            accountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"],
-            entityLinks: EntityLinks = .banking,
+            accountLearningPaths: [PathPattern] = [],
+            entityLinks: EntityLinks = EntityLinks(),
             sessionCacheParts: [any SessionCachePart] = [],
             maintenance: Maintenance = Maintenance(),
             replication: ReplicationConfiguration? = nil,
@@ -97,5 +99,20 @@ extension CacheHub {
             self.replication = replication
             self.secondLevel = secondLevel
         }
+    }
+}
+
+extension CacheHub.Configuration {
+    /// The account-learning paths of the fixture bank's API: its account list and account routes.
+    public static let bankingAccountLearningPaths: [PathPattern] = ["/api/accounts", "/api/accounts/**"]
+
+    /// The same configuration with the fixture bank's presets: ``EntityLinks/banking`` and
+    /// ``bankingAccountLearningPaths``. The hub's settings choose the domain map apart
+    /// (``CacheSettings/banking``, or `"domainMap": "banking"` in the settings file).
+    public func withBankingPresets() -> CacheHub.Configuration {
+        var configuration = self
+        configuration.entityLinks = .banking
+        configuration.accountLearningPaths = Self.bankingAccountLearningPaths
+        return configuration
     }
 }

@@ -3,6 +3,13 @@
 /// Behind the facade each one clears the REST **and** the GraphQL data of its feature (its ``CacheDomain``), so a
 /// feature can move from REST to GraphQL without its clears changing. Uplifted entries survive every method here
 /// except ``clearCache()``. Each returns what it removed.
+///
+/// These are the bank's vocabulary, kept for the seeds' callers; the hub's defaults are neutral (an empty domain
+/// map). A feature clear uses the domain of its name in the settings' map when it is there (a hub that opted into
+/// ``CacheSettings/banking`` or `"domainMap": "banking"`), and otherwise the definition of
+/// ``CacheDomainMap/banking``, so it clears what it always cleared on any hub: by the preset's tags, key prefixes and
+/// GraphQL operations, types and fields. Only route membership (`/api/accounts/*/balance`) needs the preset in force
+/// when an entry is stored. See <doc:ClearingCaches>.
 public protocol CacheManaging: Sendable {
     /// Everything of the session: REST, GraphQL, timestamps and the upstream cookie jar (logout).
     @discardableResult func clearCache() async -> UnifiedClearReport

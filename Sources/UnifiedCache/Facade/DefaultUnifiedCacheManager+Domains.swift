@@ -5,12 +5,18 @@ import RESTCache
 extension DefaultUnifiedCacheManager {
     /// Clears one feature in both protocols: REST entries tagged with (or keyed under) the domain, GraphQL records of
     /// its types, its fields (schema coordinates) and its operations' results. Uplifted entries stay.
+    ///
+    /// The domain is the one of that name in the settings' map; a name the map does not define but the fixture
+    /// bank's preset does (``CacheDomainMap/banking``: `balances`, `payees`, …) is cleared as the preset defines it,
+    /// so the fifteen granular clears (``clearBalancesCache()`` …) clear what they always cleared whether the hub
+    /// opted into the preset or not (see <doc:ClearingCaches>). Any other unknown name reports `.unknownDomain` and
+    /// clears nothing.
     @discardableResult
     public func clear(domain name: CacheDomain.Name, operation: String? = nil, reason: ClearReason = .manual) async
         -> UnifiedClearReport
     {
         var run = ClearRun(operation ?? "clear(domain: \(name))", reason: reason)
-        guard let domain = settings.current.domainMap[name] else {
+        guard let domain = settings.current.domainMap[name] ?? CacheDomainMap.banking[name] else {
             run.part("domain") { _ in
                 throw UnifiedCacheError(code: .unknownDomain, message: "No cache domain is named '\(name)'.")
             }

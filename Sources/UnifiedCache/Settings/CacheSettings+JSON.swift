@@ -41,8 +41,9 @@ extension CacheSettings {
     /// - `memory` holds ``MemoryLimits``, positive integers.
     /// - `sessions` holds ``SessionLimits``: the idle timeout in seconds (> 0) and the maximum of live sessions.
     /// - `clearAffectedDomainsOnChange` is ``clearsAffectedDomainsOnChange``.
-    /// - `domainMap` is the map the `domains` build on: `"banking"` (the default, ``CacheDomainMap/banking``) or
-    ///   `"empty"` (only the domains of the file).
+    /// - `domainMap` is the map the `domains` build on: `"empty"` (the default: only the domains of the file) or
+    ///   `"banking"` (the fixture bank's preset, ``CacheDomainMap/banking``, which the example's `balances`,
+    ///   `payees`, … extend).
     /// - under `domains`, each member is a domain name with its `policy` — `"never"` (do not cache), `"always"`
     ///   (cache until cleared), `"default"`, `"custom"` with `seconds`, or simply a number of seconds — and members
     ///   (`restDomains`, `restKeyPrefixes`, `restPathPatterns`, `graphQLOperations`, `typenames`,
@@ -169,8 +170,8 @@ private struct SettingsDocumentDecoder {
     private func decodeBaseMap(_ node: SettingsJSON, at path: SettingsPath) throws(UnifiedCacheError) -> CacheDomainMap
     {
         switch try reader.string(node, at: path) {
-        case "banking": return .banking
         case "empty": return CacheDomainMap()
+        case "banking": return .banking
         case let other:
             throw reader.error("expected \"banking\" or \"empty\", got \(NameRules.quoted(other))", at: path, node)
         }

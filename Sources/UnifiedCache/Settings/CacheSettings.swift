@@ -30,7 +30,9 @@ public struct CacheSettings: Hashable, Sendable {
     public var memory: MemoryLimits
     /// How long sessions live and how many may be live at once.
     public var sessions: SessionLimits
-    /// The domains the policies and the granular clears refer to. Default ``CacheDomainMap/banking``.
+    /// The domains the policies and domain clears refer to. Default: an empty map (no domain; every entry follows
+    /// `defaultTimeout`). The fixture bank's map is opt-in: `domainMap: .banking`, ``banking``, or
+    /// `"domainMap": "banking"` in the settings file.
     public var domainMap: CacheDomainMap
     /// The seeds' `clear_cache_on_settings_change` (scenario 8): whether a reload clears the data of the domains
     /// whose policy or definition changed, so the new settings apply at once instead of as entries expire.
@@ -85,7 +87,7 @@ public struct CacheSettings: Hashable, Sendable {
         domainPolicies: [CacheDomain.Name: DomainCachePolicy] = [:],
         memory: MemoryLimits = MemoryLimits(),
         sessions: SessionLimits = SessionLimits(),
-        domainMap: CacheDomainMap = .banking,
+        domainMap: CacheDomainMap = CacheDomainMap(),
         clearsAffectedDomainsOnChange: Bool = false
     ) {
         self.defaultTimeout = defaultTimeout
@@ -95,6 +97,13 @@ public struct CacheSettings: Hashable, Sendable {
         self.sessions = sessions
         self.domainMap = domainMap
         self.clearsAffectedDomainsOnChange = clearsAffectedDomainsOnChange
+    }
+
+    /// The defaults with the fixture bank's domain map (``CacheDomainMap/banking``): the settings the seeds' app
+    /// ran with, for the bank's BFF and its fifteen granular clears. Opt-in; ``init(defaultTimeout:isTimeoutEnabled:domainPolicies:memory:sessions:domainMap:clearsAffectedDomainsOnChange:)``
+    /// defaults to an empty map.
+    public static var banking: CacheSettings {
+        CacheSettings(domainMap: .banking)
     }
 
     /// The policy of a domain: the configured one, or `.default`.

@@ -7,7 +7,8 @@ import UnifiedCache
 // The UnifiedCache DocC articles' own examples (Sources/UnifiedCache/UnifiedCache.docc). Every declaration here is
 // quoted in an article; edit both together.
 
-/// Where the upstreams are, how GraphQL answers age, and the cache of your own that goes with each session.
+/// Where the upstreams are, how GraphQL answers age, and the cache of your own that goes with each session; the
+/// bank's entity links and account-learning paths are presets it opts into.
 func bankHubConfiguration(upstream: String, templates: RenderedTemplates) -> CacheHub.Configuration {
     CacheHub.Configuration(
         restBaseURL: upstream,
@@ -17,7 +18,36 @@ func bankHubConfiguration(upstream: String, templates: RenderedTemplates) -> Cac
             fieldTimeouts: ["Account.balance": 10, "Account.availableBalance": 10]
         ),
         sessionCacheParts: [templates]
-    )
+    ).withBankingPresets()
+}
+
+extension BankBFF {
+    /// GET /balances/{id} in an `async throws` handler: the answer, or a `RESTCacheError` saying why not.
+    func balanceOrThrow(
+        sessionID: String, userID: String, token: String, accountId: String
+    ) async throws(RESTCacheError) -> Balance {
+        let session = session(sessionID, userID: userID, token: token)
+        return try await session.rest.response(for: BalanceRequest(accountId: accountId))
+    }
+}
+
+/// What a route answers when the upstream refused: its status and the bank's error code, read from the decoded
+/// error body; nil for a failure that is not an upstream refusal.
+func refusal(_ error: RESTCacheError) -> (status: Int, code: String)? {
+    guard error.code == .httpStatus, let status = error.httpStatus else { return nil }
+    return (status, error.errorBody(as: BankError.self)?.code ?? "unknown")
+}
+
+extension BankBFF {
+    /// The same route in a handler that throws: the query's `data`, or a `GraphQLCacheError`.
+    func balanceFromGraphQLOrThrow(
+        sessionID: String, userID: String, token: String, accountId: String
+    ) async throws -> Balance {
+        let session = session(sessionID, userID: userID, token: token)
+        let data = try await session.graphQL.data(for: AccountBalanceQuery(accountId: accountId))
+        guard let account = data.account else { throw AccountNotFound(accountId: accountId) }
+        return Balance(accountId: account.id, balance: account.balance, availableBalance: account.availableBalance)
+    }
 }
 
 /// Feature flags are the same for every user: one copy in the shared scope, fetched without credentials.

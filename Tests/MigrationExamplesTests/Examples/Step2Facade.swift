@@ -11,7 +11,7 @@ struct BankBFF: Sendable {
 
     init(upstream: String, settings: SettingsStore, clock: any CacheClock = SystemCacheClock()) throws {
         hub = try CacheHub(
-            configuration: .init(restBaseURL: upstream, graphQLEndpoint: upstream + "/graphql"),
+            configuration: .init(restBaseURL: upstream, graphQLEndpoint: upstream + "/graphql").withBankingPresets(),
             settings: settings,
             clock: clock
         )

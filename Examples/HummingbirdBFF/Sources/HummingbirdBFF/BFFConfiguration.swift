@@ -13,7 +13,9 @@ import UnifiedCache
 ///   dashboard").
 /// - `UCACHE_REDIS_URL` and `UCACHE_REPLICATION_SECRET` (optionally `UCACHE_L2_SECRET`, `UCACHE_REDIS_CHANNEL`):
 ///   the replica joins a fleet, see ``hub(environment:)``. Without `UCACHE_REDIS_URL` it runs alone.
-/// - `UCACHE_SETTINGS` and the `UCACHE_*` overrides: read by the library's `SettingsStore(environment:)`.
+/// - `UCACHE_SETTINGS` and the `UCACHE_*` overrides: read by the library's `SettingsStore(environment:)`. The
+///   bank's domain map is opt-in: without a file the BFF uses `CacheSettings.banking`; a file names it with
+///   `"domainMap": "banking"`.
 struct BFFConfiguration: Sendable {
     var upstream: String
     var host: String
@@ -50,12 +52,14 @@ struct BFFConfiguration: Sendable {
 }
 
 extension BFFConfiguration {
-    /// The hub's configuration: the bank upstream and, when `UCACHE_REDIS_URL` is set, the fleet, wired as the
+    /// The hub's configuration: the bank upstream with the bank's presets (entity links, account-learning paths)
+    /// and, when `UCACHE_REDIS_URL` is set, the fleet, wired as the
     /// library's README shows ("Running several replicas"): every clear (logout, payment, …) is replicated to the
     /// other replicas over Redis pub/sub, and a shared second level in the same Redis serves what any replica
     /// fetched.
     func hub(environment: [String: String]) throws -> CacheHub.Configuration {
         var configuration = CacheHub.Configuration(restBaseURL: upstream, graphQLEndpoint: upstream + "/graphql")
+            .withBankingPresets()
         guard let redis = try RedisReplicationConfiguration(environment: environment) else {  // UCACHE_REDIS_URL
             return configuration  // a single replica
         }

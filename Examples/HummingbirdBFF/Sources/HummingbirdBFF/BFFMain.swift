@@ -29,7 +29,11 @@ struct BFFMain {
         let hub = exitingOnError {
             try CacheHub(
                 configuration: observability.instrumenting(configuration.hub(environment: environment)),
-                settings: SettingsStore(environment: environment),
+                // The bank's domain map is opt-in: a settings file names it (`"domainMap": "banking"`); without a
+                // file the BFF starts from the preset.
+                settings: (environment["UCACHE_SETTINGS"] ?? "").isEmpty
+                    ? SettingsStore(settings: .banking, environment: environment)
+                    : SettingsStore(environment: environment),
                 observer: observability.cacheEventObserver
             )
         }
