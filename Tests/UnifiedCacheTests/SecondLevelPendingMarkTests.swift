@@ -72,6 +72,39 @@ struct SecondLevelPendingMarkTests {
         #expect(harness.b.secondLevelStatistics?.hits == 1)
     }
 
+    @Test("a logout B does not apply to a session it counts as newer still marks the second level on B")
+    func logoutPredatingSession() async throws {
+        // A's replication clock runs 10 s behind B's: B counts alice's session as created after A's logout.
+        let harness = try await SecondLevelHarness(
+            "l2-pending-newer", replicating: true,
+            replicationClocks: (
+                a: ManualCacheClock(date: Date(timeIntervalSince1970: 1_700_000_000)),
+                b: ManualCacheClock(date: Date(timeIntervalSince1970: 1_700_000_010))
+            ))
+        defer { Task { await harness.shutdown() } }
+        let scope = harness.session(harness.b, .alice).scope  // B holds her session (it has read nothing)
+        _ = try await harness.session(harness.a, .alice).source(of: accounts)
+        try await harness.waitForWrites(harness.a, 1)
+        let attacker = try RedisAttacker(harness)
+        let generationKey = try attacker.generationKey(of: scope, in: harness.a)
+        let valueKey = try #require(try attacker.valueKeys().first)
+        let oldGeneration = try attacker.get(generationKey)
+        let saved = try attacker.fields(valueKey)
+
+        _ = await harness.a.endSession(id: "session-alice")
+        try await waitUntil { (harness.b.replicationStatistics?.rejectedByReason[.predatesSession] ?? 0) >= 1 }
+        #expect(harness.b.sessionCount == 1)  // not ended on B: by B's clock it began after the logout
+        if let oldGeneration {
+            try attacker.set(generationKey, oldGeneration)
+        } else {
+            try attacker.delete(generationKey)
+        }
+        try attacker.restore(valueKey, saved)
+
+        #expect(try await harness.session(harness.b, .alice).source(of: accounts).source == .network)
+        #expect(harness.b.secondLevelStatistics?.rejected.cleared == 1)
+    }
+
     @Test("pending marks are bounded: an entry pushed out becomes the horizon every later session gets, never lost")
     func boundedPendingMarks() {
         var pending = PendingClearMarks(capacity: 4, maximumAge: .seconds(3_600))
