@@ -25,7 +25,8 @@ struct SecondLevelHarness {
         readDeadline: Duration = .milliseconds(TestTiming.milliseconds(10_000)),
         secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
         settings: @Sendable () throws -> SettingsStore = { try SettingsStore(settings: .banking) },
-        secondLevelObserverOfB: (@Sendable (SecondLevelEvent) -> Void)? = nil
+        secondLevelObserverOfB: (@Sendable (SecondLevelEvent) -> Void)? = nil,
+        replicationClocks: (a: any CacheClock, b: any CacheClock)? = nil
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var url = redisURL ?? ""
@@ -34,11 +35,12 @@ struct SecondLevelHarness {
         let unique = "\(label):\(UUID().uuidString.prefix(8))"
         a = try Self.hub(
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
-            settings: try settings(), secret: secrets?.a)
+            settings: try settings(), secret: secrets?.a, replicationClock: replicationClocks?.a)
         b = try Self.hub(
             tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
             deadline: readDeadline,
-            settings: try settings(), secret: secrets?.b, observer: secondLevelObserverOfB)
+            settings: try settings(), secret: secrets?.b, observer: secondLevelObserverOfB,
+            replicationClock: replicationClocks?.b)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -53,7 +55,7 @@ struct SecondLevelHarness {
     static func hub(
         tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
         deadline: Duration, settings: SettingsStore, secret: SecondLevelSecret? = nil,
-        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil
+        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil, replicationClock: (any CacheClock)? = nil
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
@@ -71,7 +73,8 @@ struct SecondLevelHarness {
             bus.maximumBackoff = .milliseconds(200)
             replication = ReplicationConfiguration(
                 transport: RedisReplicationTransport(configuration: bus),
-                secret: try ReplicationSecret(Array(Self.secret.utf8)))
+                secret: try ReplicationSecret(Array(Self.secret.utf8)),
+                clock: replicationClock ?? SystemCacheClock())
         }
         return try CacheHub(
             configuration: .init(

@@ -51,12 +51,7 @@ extension DefaultUnifiedCacheManager {
                 part.bytes += removed.bytes
             }
         }
-        var labels = Set(domain.restDomains.map { SecondLevelNames.Label.domain($0) })
-        labels.formUnion(domain.restKeyPrefixes.map { .keyPrefix($0) })
-        if !domain.typenames.isEmpty || !domain.schemaCoordinates.isEmpty || !domain.graphQLOperations.isEmpty {
-            labels.insert(.kind(.graphQL))
-        }
-        await secondLevel?.clear(labels, in: scope)
+        await secondLevel?.clear(domain.secondLevelLabels, in: scope)
         replication?.publish(.domain(name: name.rawValue, reason: reason.replicatedName))
         return run.finished()
     }
@@ -144,5 +139,18 @@ extension DefaultUnifiedCacheManager {
         await secondLevel?.clear([.uplifted], in: scope)
         replication?.publish(.uplifted)
         return run.finished()
+    }
+}
+
+extension CacheDomain {
+    /// What clearing this domain removes from a session's second level: its REST tags and key prefixes, and the
+    /// session's GraphQL entries when the domain names GraphQL types, fields or operations.
+    var secondLevelLabels: Set<SecondLevelNames.Label> {
+        var labels = Set(restDomains.map { SecondLevelNames.Label.domain($0) })
+        labels.formUnion(restKeyPrefixes.map { .keyPrefix($0) })
+        if !typenames.isEmpty || !schemaCoordinates.isEmpty || !graphQLOperations.isEmpty {
+            labels.insert(.kind(.graphQL))
+        }
+        return labels
     }
 }

@@ -24,12 +24,18 @@ extension ReplicationCoordinator {
             observer?(.droppedLocalEntriesOnRequest(entries: entries, records: records))
             return .applied
         }
-        guard let hash = message.session, let registered = registered(forHash: hash),
-            let session = registered.session, hub.isLive(session)
-        else {
+        guard let hash = message.session else { return .unknownSession }
+        guard let registered = registered(forHash: hash), let session = registered.session, hub.isLive(session) else {
+            // Its second-level marks are kept until a session of this name registers here.
+            rememberForUnheldSession(message.clear, hash: hash, hub: hub)
             return .unknownSession
         }
-        guard concerns(issuedAt: issuedAt, createdAt: registered.createdAt) else { return .predatesSession }
+        guard concerns(issuedAt: issuedAt, createdAt: registered.createdAt) else {
+            // The session here began after the clear: its local entries stay, but what the clear removed from the
+            // second level must not come back through it.
+            noteSecondLevelClear(message.clear, in: session.scope, hub: hub)
+            return .predatesSession
+        }
         let manager = session.cacheManager
         switch message.clear {
         case .everything(let reason, let endsSession):
@@ -70,27 +76,18 @@ extension ReplicationCoordinator {
         let scope = session.scope
         let rest = session.cacheManager.rest
         let configuration = hub.configuration.rest
-        // What the sender cleared in the second level, remembered here so Redis cannot bring it back.
-        var labels: Set<SecondLevelNames.Label> = []
         for rule in configuration.invalidationRules where rule.pattern.matches(method: method, path: path) {
-            for target in rule.targets {
-                rest.invalidate(target, in: scope)
-                labels.insert(SecondLevelNames.Label(target))
-            }
+            for target in rule.targets { rest.invalidate(target, in: scope) }
         }
         if configuration.invalidatesOwnPath {
             rest.invalidate(.path(path), in: scope)
-            labels.insert(.path(path))
             if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
                 rest.invalidate(.path(String(path[..<slash])), in: scope)
-                labels.insert(.path(String(path[..<slash])))
             }
         }
-        for entity in entities {
-            labels.insert(.entity(entity.record))
-            labels.insert(.kind(.graphQL))
-        }
-        hub.secondLevel?.noteCleared(labels, in: scope)
+        // What the sender cleared in the second level, remembered here so Redis cannot bring it back.
+        hub.secondLevel?.noteCleared(
+            Self.secondLevelLabels(ofRESTMutation: method, path: path, entities: entities, hub: hub), in: scope)
         for entity in entities {
             if let fields = entity.fields {
                 for field in fields { hub.graphQLStore.evictField(field, ofRecord: entity.record, in: scope) }

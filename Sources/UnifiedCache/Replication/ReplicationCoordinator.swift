@@ -31,6 +31,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
         var sessions: [String: RegisteredSession] = [:]
         /// Each sender's anti-replay window, and when it last sent (see `AntiReplayWindows`).
         var replayWindows = AntiReplayWindows()
+        /// Second-level clear marks owed to sessions this replica does not hold yet (nil without a second level).
+        var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
         var worker: Task<Void, Never>?
     }
@@ -56,6 +58,9 @@ final class ReplicationCoordinator: ReplicationReceiver {
         let work = work
         state.withLock { state in
             state.hub = WeakHub(hub: hub)
+            state.pendingMarks = hub.secondLevel.map {
+                PendingClearMarks(maximumAge: $0.configuration.maximumTimeToLive)
+            }
             state.worker = Task { [self] in
                 for await item in work { await perform(item) }
             }
@@ -85,16 +90,25 @@ final class ReplicationCoordinator: ReplicationReceiver {
     }
 
     /// Registers a live session under its name for every key of the ring (a sender mid-rotation names it under its
-    /// own current key), with the time it was created here.
+    /// own current key), with the time it was created here. Second-level clears of it that arrived while this replica
+    /// did not hold it (see ``PendingClearMarks``) become its namespace's clear marks; when none are owed, as almost
+    /// always, that costs one emptiness check under the lock taken anyway.
     func register(_ session: CacheSession) {
         guard case .session(let identity) = session.scope else { return }
         let created = nowMilliseconds
         let hashes = secret.sessionHashes(of: identity)
-        state.withLock { state in
+        let owed = state.withLock { state -> (front: SecondLevelFront, taken: PendingClearMarks.Taken)? in
             for (index, hash) in hashes.enumerated() {
                 state.sessions[hash] = RegisteredSession(session: session, createdAt: created, isPrimary: index == 0)
             }
+            guard state.pendingMarks?.isEmpty == false, let front = state.hub.hub?.secondLevel,
+                let taken = state.pendingMarks?.take(hashes, now: front.wallClockNow())
+            else { return nil }
+            return (front, taken)
         }
+        guard let owed else { return }
+        if let everything = owed.taken.everything { owed.front.marks.markEverything(everything) }
+        if let entry = owed.taken.owed { owed.front.adopt(entry, for: session.scope) }
     }
 
     /// The handle a session's parts publish through.

@@ -221,7 +221,7 @@ final class SecondLevelFront: Sendable {
     /// The namespace of `scope` was cleared (here or by another replica): hits of the generation this replica saw,
     /// and values sealed before now, are refused.
     func noteNamespaceCleared(of scope: CacheScope) {
-        marks.markNamespace(names.namespace(of: scope).name, mark())
+        marks.markNamespace(names.namespace(of: scope).name, clearMark())
         for names in namesUnderEveryKey { generations.cleared(names.namespace(of: scope)) }
     }
 
@@ -229,13 +229,24 @@ final class SecondLevelFront: Sendable {
     /// them sealed before now are refused, whatever Redis still holds.
     func noteCleared(_ labels: Set<SecondLevelNames.Label>, in scope: CacheScope) {
         guard !labels.isEmpty else { return }
-        marks.mark(labels, in: names.namespace(of: scope).name, mark())
+        marks.mark(labels, in: names.namespace(of: scope).name, clearMark())
     }
 
-    /// Now, as the clear marks date a clear.
-    private func mark() -> SecondLevelClearMarks.Mark {
+    /// Now, as the clear marks date a clear: the wall clock and where this replica's sealer stands.
+    func clearMark() -> SecondLevelClearMarks.Mark {
         let position = sealing.position()
         return SecondLevelClearMarks.Mark(at: clock.wallClockNow(), sender: position.sender, counter: position.counter)
+    }
+
+    /// The wall clock values and clears are dated on.
+    func wallClockNow() -> Date { clock.wallClockNow() }
+
+    /// Clears of `scope`'s session that arrived before this replica held it (see ``PendingClearMarks``): from now on,
+    /// its values sealed before them are refused, as if the clears had been applied to it here.
+    func adopt(_ owed: PendingClearMarks.Entry, for scope: CacheScope) {
+        let namespace = names.namespace(of: scope).name
+        if let whole = owed.whole { marks.markNamespace(namespace, whole) }
+        for (label, mark) in owed.labels { marks.mark([label], in: namespace, mark) }
     }
 
     /// The entries of `scope` indexed under any of `labels`, under every key of the ring.
@@ -272,7 +283,7 @@ final class SecondLevelFront: Sendable {
 
     /// Every namespace of the fleet at once.
     func clearAll() async {
-        marks.markEverything(mark())
+        marks.markEverything(clearMark())
         generations.clearedAll()
         guard !Self.isReplicatedClear else { return }
         counters.withLock { $0.clears += 1 }
