@@ -56,7 +56,9 @@ struct ReplicationSealerForkTests {
         #expect(Set(envelopes.map(\.sender)) == [sealer.sender])
     }
 
-    #if os(Linux)
+    // Not under ThreadSanitizer: a fork() of a process with threads can leave the child blocked on TSan's own locks
+    // (seen: the whole test process waiting on the child). The injected-pid test above covers the logic there.
+    #if os(Linux) && !UCACHE_TSAN
         @Test("a real fork(): the child's message carries another sender id than the parent's, with getpid() as is")
         func realFork() throws {
             let sealer = ReplicationSealer(secret: try ReplicationSecret(key))
