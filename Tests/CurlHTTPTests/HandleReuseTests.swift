@@ -78,14 +78,15 @@ struct HandleReuseTests {
         // The own timeout is seconds, not milliseconds: under a busy parallel test run the fixture can take most of
         // a second to answer even a trivial request, and the quick request must not time out for that.
         // `setLatency` stretches the latency by the sanitizers' time scale itself; the quick timeout is stretched alike.
-        try await tenant.setLatency(milliseconds: 4000, route: "GET /api/echo")
+        // Both stay below the configured 30 s at every scale the runs use (TSan's 8: 16 s and 24 s).
+        try await tenant.setLatency(milliseconds: 3000, route: "GET /api/echo")
         let client = try CurlHTTPClient()
         // Opens the connection first, so the request with its own timeout measures an answer, not a connect.
         let warmUp = try await client.execute(.init(url: tenant.url("/api/feature-flags")))
         #expect(warmUp.status == 200)
         // Succeeds well within its own shorter timeout, on the handle the next request reuses.
         let quick = try await client.execute(
-            .init(url: tenant.url("/api/feature-flags"), timeout: .milliseconds(TestTiming.milliseconds(2500))))
+            .init(url: tenant.url("/api/feature-flags"), timeout: .milliseconds(TestTiming.milliseconds(2000))))
         #expect(quick.status == 200)
         // Slower than that timeout, well within the configured 30 s.
         let slow = try await client.execute(.init(url: tenant.url("/api/echo")))
