@@ -167,7 +167,7 @@ extension CacheDomain {
             try Self.check(Self.problem(typename: typename), at: prefix + "typenames")
         }
         for tag in valueTags.sorted() {
-            try Self.check(Self.problem(restDomain: tag), at: prefix + "valueTags")
+            try Self.check(Self.problem(valueTag: tag), at: prefix + "valueTags")
         }
         guard !isEmpty else {
             throw UnifiedCacheError(
@@ -193,6 +193,16 @@ extension CacheDomain {
         return NameRules.hasUnsafeCharacters(tag)
             ? "expected a REST domain tag without control characters or surrounding spaces, got "
                 + NameRules.quoted(tag)
+            : nil
+    }
+
+    /// What is wrong with a value door tag, or `nil`.
+    static func problem(valueTag tag: String) -> String? {
+        if tag.isEmpty {
+            return "expected a non-empty value tag"
+        }
+        return NameRules.hasUnsafeCharacters(tag)
+            ? "expected a value tag without control characters or surrounding spaces, got " + NameRules.quoted(tag)
             : nil
     }
 

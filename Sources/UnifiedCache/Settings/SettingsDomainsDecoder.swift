@@ -161,7 +161,8 @@ struct SettingsDomainsDecoder {
     /// The check for one element of a member list (coordinates, names, prefixes, patterns).
     private static func problem(for key: String) -> (String) -> String? {
         switch key {
-        case "restDomains", "valueTags": return CacheDomain.problem(restDomain:)
+        case "restDomains": return CacheDomain.problem(restDomain:)
+        case "valueTags": return CacheDomain.problem(valueTag:)
         case "restKeyPrefixes": return CacheDomain.problem(restKeyPrefix:)
         case "restPathPatterns": return CacheDomain.problem(restPathPattern:)
         case "graphQLOperations": return CacheDomain.problem(operationName:)
