@@ -33,7 +33,9 @@ struct ValuesSuite: BenchSuite {
         rows.append(try await herd(tenant: tenant, size: options.int("herd", default: 1_000)))
         let redis = try await BenchRedis.start(options: options)
         defer { redis.server?.terminate() }
-        rows.append(contentsOf: try await secondLevel(tenant: tenant, redis: redis, reads: options.int("reads", default: 2_000)))
+        rows.append(
+            contentsOf: try await secondLevel(tenant: tenant, redis: redis, reads: options.int("reads", default: 2_000))
+        )
         return BenchReport(
             suite: "values",
             machine: BenchReport.machineDescription,
@@ -127,7 +129,9 @@ struct ValuesSuite: BenchSuite {
         }
         await a.shutdown()
         await b.shutdown()
-        return [Self.row("value L2 hit: B reads what A stored (µs)", valueHits), Self.row("REST L2 hit (µs)", restHits)]
+        return [
+            Self.row("value L2 hit: B reads what A stored (µs)", valueHits), Self.row("REST L2 hit (µs)", restHits),
+        ]
     }
 
     private static func summary(_ index: Int) -> Summary {

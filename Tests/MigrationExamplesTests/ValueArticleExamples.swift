@@ -32,5 +32,6 @@ func paymentMade(in session: CacheSession) async {
 func exchangeRates(hub: CacheHub, fetch: @escaping @Sendable () async throws -> [String: Double]) async throws
     -> [String: Double]
 {
-    try await hub.values.value(forKey: "rates", tags: ["rates"], options: .init(duration: .seconds(300)), factory: fetch)
+    try await hub.values.value(
+        forKey: "rates", tags: ["rates"], options: .init(duration: .seconds(300)), factory: fetch)
 }

@@ -90,6 +90,28 @@ struct ValueInFlightTests {
         #expect(harness.hub.holdsValue("k", in: values.scope))
     }
 
+    @Test("after a clear, a caller does not join the run that started before it, and that run stores nothing")
+    func clearStartsANewRun() async throws {
+        let harness = try await FacadeHarness("values-clear-new-run")
+        let values = harness.session(.alice).values
+        let entered = Latch()
+        let release = Latch()
+        let old = Task {
+            try await values.value(forKey: "k") {
+                entered.open()
+                await release.wait()
+                return "old"
+            }
+        }
+        await entered.wait()
+
+        await values.clear(forKey: "k")
+        #expect(try await values.value(forKey: "k") { "new" } == "new")
+        release.open()
+        #expect(try await old.value == "old")
+        #expect(try await values.value(forKey: "k") { "later" } == "new")
+    }
+
     @Test("one key read as two types runs a factory for each and holds the last")
     func twoTypesUnderOneKey() async throws {
         let harness = try await FacadeHarness("values-types")

@@ -43,7 +43,8 @@ public struct CachedValues: Sendable {
     ///     and the tags a cache domain names).
     ///   - options: freshness and whether the value may go to the second level.
     ///   - factory: makes the value on a miss; runs in a task of its own, so cancelling one caller does not
-    ///     cancel it.
+    ///     cancel it. A factory that never returns keeps later callers of its key waiting (cancel them, or give
+    ///     the factory a deadline of its own); a clear lets the next caller start a new run.
     /// - Throws: the factory's error (to every caller waiting for that run), ``UnifiedCacheError`` with
     ///   ``UnifiedCacheError/Code/invalidValueRequest``, ``UnifiedCacheError/Code/valueNotEncodable`` or
     ///   ``UnifiedCacheError/Code/sessionEnded``, or `CancellationError` when the caller was cancelled.

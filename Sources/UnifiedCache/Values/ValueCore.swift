@@ -60,7 +60,7 @@ final class ValueCore: Sendable {
         }
         guard let (result, joined) = answer else { throw CancellationError() }
         if joined { counters.withLock { $0.joinedCalls += 1 } }
-        // The flight is keyed by the value's type: a success holds a `Value`.
+        // The flight is keyed by the value's type: a success always holds a `Value`, so the cast cannot fail.
         guard let value = try result.get() as? Value else { throw CancellationError() }
         return value
     }
