@@ -28,6 +28,15 @@ public struct UnifiedCacheError: Error, CustomStringConvertible, Sendable {
         public static let invalidMetrics = Code("invalidMetrics")
         /// A clear finished every part it could but at least one part failed; the report says which.
         public static let partialClearFailure = Code("partialClearFailure")
+        /// A cached value was asked for with input the value door cannot use: an empty key or tag, or a duration
+        /// that is negative; `place` names the argument.
+        public static let invalidValueRequest = Code("invalidValueRequest")
+        /// A factory's value could not be encoded by the hub's ``ValueCoder``; `underlying` has the coder's error.
+        /// The value is not cached (it could not be charged, nor shared through the second level).
+        public static let valueNotEncodable = Code("valueNotEncodable")
+        /// The session ended (logout, expiry, another principal) or was closed: its value door refuses work, so
+        /// nothing is read or stored in its scope any more.
+        public static let sessionEnded = Code("sessionEnded")
 
         public var description: String {
             name

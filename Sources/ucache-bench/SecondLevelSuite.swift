@@ -26,7 +26,7 @@ struct SecondLevelSuite: BenchSuite {
         same workload after one primary was killed (hit rate, reads/s and hits/s; that shard's reads are misses).
         """
 
-    private struct FlagsRequest: RequestType {
+    struct FlagsRequest: RequestType {
         struct Flag: Decodable, Sendable { var name: String }
         typealias Response = [Flag]
         var key: String
@@ -242,7 +242,7 @@ struct SecondLevelSuite: BenchSuite {
             ])
     }
 
-    private static func read(_ session: CacheSession, _ key: String) async throws -> ResponseSource {
+    static func read(_ session: CacheSession, _ key: String) async throws -> ResponseSource {
         guard case .success(let answer) = await session.rest.performWithSource(with: FlagsRequest(key: key)) else {
             throw BenchError("a read of \(key) failed")
         }
@@ -257,14 +257,14 @@ struct SecondLevelSuite: BenchSuite {
 
     /// Waits until `hub`'s store has answered a write (stored or dropped) for every read that missed: the answer
     /// to each was written back. (A read that timed out writes nothing.)
-    private static func settle(_ hub: CacheHub) async throws {
+    static func settle(_ hub: CacheHub) async throws {
         try await waitUntil(timeout: .seconds(60)) {
             guard let store = hub.secondLevelStatistics?.store else { return false }
             return store.writes + store.droppedWrites >= store.misses
         }
     }
 
-    private static func hub(
+    static func hub(
         tenant: FixtureTenant, url: RedisReplicationConfiguration?, prefix: String
     ) throws -> CacheHub {
         var secondLevel: SecondLevelConfiguration?

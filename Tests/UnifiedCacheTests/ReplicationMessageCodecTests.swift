@@ -29,7 +29,23 @@ struct ReplicationMessageCodecTests {
                 session: nil, clear: .domainsInEverySession(names: ["balances", "cards"], reason: "settingsChanged")),
             .init(session: nil, clear: .dropLocalCaches),
             .init(session: "", clear: .restMutation(method: "", path: "", entities: [])),
+            .init(session: "ab12", clear: .values(key: "dashboard", tags: ["accounts", "cards"])),
+            .init(session: "ab12", clear: .values(key: nil, tags: ["accounts"])),
+            .init(session: nil, clear: .valueTagsInEveryScope(tags: ["accounts"])),
         ]
+    }
+
+    @Test("the value door's kinds come after the older ones, whose bytes stay as they were")
+    func valueKindsAreAdditive() {
+        #expect(ReplicationMessageCodec.encode(.init(session: nil, clear: .dropLocalCaches)) == [0, 12])
+        #expect(ReplicationMessageCodec.decode([0, 12]) == .init(session: nil, clear: .dropLocalCaches))
+        #expect(
+            ReplicationMessageCodec.encode(.init(session: nil, clear: .values(key: "k", tags: ["t"])))
+                == [0, 13, 1, 0, 0, 0, 1, 0x6B, 0, 0, 0, 1, 0, 0, 0, 1, 0x74])
+        #expect(
+            ReplicationMessageCodec.encode(.init(session: nil, clear: .valueTagsInEveryScope(tags: [])))
+                == [0, 14, 0, 0, 0, 0])
+        #expect(ReplicationMessageCodec.decode([0, 15]) == nil)  // a kind newer than this replica
     }
 
     @Test("every kind of clear survives encoding and decoding")

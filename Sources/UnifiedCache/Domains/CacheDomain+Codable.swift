@@ -8,6 +8,7 @@ extension CacheDomain: Codable {
         case graphQLOperations
         case typenames
         case schemaCoordinates
+        case valueTags
     }
 
     /// Decodes and checks a domain; every member but `name` may be left out (`restDomains` then defaults to the
@@ -30,7 +31,8 @@ extension CacheDomain: Codable {
                 typenames: members(.typenames),
                 schemaCoordinates: Set(
                     container.decodeIfPresent([SchemaCoordinate].self, forKey: .schemaCoordinates) ?? []
-                )
+                ),
+                valueTags: members(.valueTags)
             )
         } catch let error as UnifiedCacheError {
             throw DecodingError.dataCorrupted(
@@ -50,5 +52,7 @@ extension CacheDomain: Codable {
         try container.encode(graphQLOperations.sorted(), forKey: .graphQLOperations)
         try container.encode(typenames.sorted(), forKey: .typenames)
         try container.encode(schemaCoordinates.sorted(), forKey: .schemaCoordinates)
+        // Written only when named, so a domain without value tags encodes as it always did.
+        if !valueTags.isEmpty { try container.encode(valueTags.sorted(), forKey: .valueTags) }
     }
 }

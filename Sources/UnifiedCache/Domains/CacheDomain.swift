@@ -26,6 +26,9 @@ public struct CacheDomain: Hashable, Sendable {
     public let typenames: Set<String>
     /// Fields evicted one by one from records shared with other features (`Account.balance`).
     public let schemaCoordinates: Set<SchemaCoordinate>
+    /// Tags of the value door's entries (``CachedValues``) that belong to the feature: a clear of the domain
+    /// removes the session's values tagged with any of them.
+    public let valueTags: Set<String>
     /// `restPathPatterns` compiled once, in sorted order.
     let pathPatterns: [PathPattern]
 
@@ -40,6 +43,7 @@ public struct CacheDomain: Hashable, Sendable {
     ///   - graphQLOperations: operation names whose results belong to the domain (`AccountBalance`).
     ///   - typenames: GraphQL types whose records belong to it as a whole (`Card`).
     ///   - schemaCoordinates: fields evicted one by one from shared records (`Account.balance`).
+    ///   - valueTags: tags of the value door's entries that belong to the domain (`accounts`).
     /// - Throws: `.invalidDomain` naming the field (`balances.restKeyPrefixes`) when a tag or prefix is empty or has
     ///   control characters, a path pattern does not start with `/`, an operation or typename is not a GraphQL name,
     ///   or the domain would contain nothing at all.
@@ -51,7 +55,8 @@ public struct CacheDomain: Hashable, Sendable {
         restPathPatterns: Set<String> = [],
         graphQLOperations: Set<String> = [],
         typenames: Set<String> = [],
-        schemaCoordinates: Set<SchemaCoordinate> = []
+        schemaCoordinates: Set<SchemaCoordinate> = [],
+        valueTags: Set<String> = []
     ) throws(UnifiedCacheError) {
         self.init(
             unchecked: name,
@@ -61,7 +66,8 @@ public struct CacheDomain: Hashable, Sendable {
             restPathPatterns: restPathPatterns,
             graphQLOperations: graphQLOperations,
             typenames: typenames,
-            schemaCoordinates: schemaCoordinates
+            schemaCoordinates: schemaCoordinates,
+            valueTags: valueTags
         )
         try validate()
     }
@@ -75,7 +81,8 @@ public struct CacheDomain: Hashable, Sendable {
         restPathPatterns: Set<String>,
         graphQLOperations: Set<String>,
         typenames: Set<String>,
-        schemaCoordinates: Set<SchemaCoordinate>
+        schemaCoordinates: Set<SchemaCoordinate>,
+        valueTags: Set<String> = []
     ) {
         self.name = name
         self.summary = summary
@@ -85,13 +92,14 @@ public struct CacheDomain: Hashable, Sendable {
         self.graphQLOperations = graphQLOperations
         self.typenames = typenames
         self.schemaCoordinates = schemaCoordinates
+        self.valueTags = valueTags
         pathPatterns = restPathPatterns.sorted().map { PathPattern($0) }
     }
 
     /// Whether the domain selects nothing on either side.
     public var isEmpty: Bool {
         restDomains.isEmpty && restKeyPrefixes.isEmpty && restPathPatterns.isEmpty && graphQLOperations.isEmpty
-            && typenames.isEmpty && schemaCoordinates.isEmpty
+            && typenames.isEmpty && schemaCoordinates.isEmpty && valueTags.isEmpty
     }
 
     /// The domain with `other`'s members added (its name and, when this one has none, its summary kept): how a
@@ -105,7 +113,8 @@ public struct CacheDomain: Hashable, Sendable {
             restPathPatterns: restPathPatterns.union(other.restPathPatterns),
             graphQLOperations: graphQLOperations.union(other.graphQLOperations),
             typenames: typenames.union(other.typenames),
-            schemaCoordinates: schemaCoordinates.union(other.schemaCoordinates)
+            schemaCoordinates: schemaCoordinates.union(other.schemaCoordinates),
+            valueTags: valueTags.union(other.valueTags)
         )
     }
 
@@ -157,11 +166,14 @@ extension CacheDomain {
         for typename in typenames.sorted() {
             try Self.check(Self.problem(typename: typename), at: prefix + "typenames")
         }
+        for tag in valueTags.sorted() {
+            try Self.check(Self.problem(valueTag: tag), at: prefix + "valueTags")
+        }
         guard !isEmpty else {
             throw UnifiedCacheError(
                 code: .invalidDomain,
                 message: "domain \(name) selects nothing: give it REST domains, key prefixes, path patterns, "
-                    + "operations, typenames or schema coordinates",
+                    + "operations, typenames, schema coordinates or value tags",
                 place: name.rawValue
             )
         }
@@ -181,6 +193,16 @@ extension CacheDomain {
         return NameRules.hasUnsafeCharacters(tag)
             ? "expected a REST domain tag without control characters or surrounding spaces, got "
                 + NameRules.quoted(tag)
+            : nil
+    }
+
+    /// What is wrong with a value door tag, or `nil`.
+    static func problem(valueTag tag: String) -> String? {
+        if tag.isEmpty {
+            return "expected a non-empty value tag"
+        }
+        return NameRules.hasUnsafeCharacters(tag)
+            ? "expected a value tag without control characters or surrounding spaces, got " + NameRules.quoted(tag)
             : nil
     }
 

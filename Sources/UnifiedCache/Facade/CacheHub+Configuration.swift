@@ -65,6 +65,9 @@ extension CacheHub {
         /// Hears of upstream fetches (REST and GraphQL), second-level reads, replicated clears and session endings,
         /// for tracing and latency metrics (see `CacheInstrumentation`). Default: nil (no cost).
         public var instrumentation: (any CacheInstrumentation)?
+        /// How the value door (``CacheSession/values``, ``CacheHub/values``) turns values into bytes: what the
+        /// memory budget is charged and what the second level stores. Default: ``JSONValueCoder``.
+        public var valueCoder: any ValueCoder = JSONValueCoder()
 
         public init(
             restBaseURL: String,

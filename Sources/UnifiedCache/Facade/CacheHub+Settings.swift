@@ -48,6 +48,8 @@ extension CacheHub {
         do {
             try restStore.updateLimits(
                 maxEntriesPerScope: limits.maxEntriesPerSession, maxBytesPerScope: limits.maxBytesPerSession)
+            try valueStore.updateLimits(
+                maxEntriesPerScope: limits.maxEntriesPerSession, maxBytesPerScope: limits.maxBytesPerSession)
             try graphQLStore.updateLimits(maxBytesPerScope: limits.maxBytesPerSession)
             try budget.updateLimit(limits.processBudgetBytes)
         } catch {

@@ -9,6 +9,7 @@ extension CacheHub {
         guard !domains.isEmpty else { return }
         for domain in domains {
             for tag in domain.restDomains.sorted() { restStore.clear(domain: tag, in: .shared, reason: reason) }
+            for tag in domain.valueTags.sorted() { valueStore.clear(domain: tag, in: .shared, reason: reason) }
             for prefix in domain.restKeyPrefixes.sorted() {
                 restStore.clear(keyPrefix: prefix, in: .shared, reason: reason)
             }

@@ -23,7 +23,9 @@ public final class CacheHub: Sendable {
     public let restStore: CacheStore
     /// GraphQL records of every session and the shared scope.
     public let graphQLStore: GraphQLNormalizedStore
-    /// The clock of both stores.
+    /// The value door's entries of every session and the shared scope (see ``values``).
+    public let valueStore: CacheStore
+    /// The clock of the stores.
     public let clock: any CacheClock
     /// Parsed GraphQL documents, shared by every session's client (a document is parsed once per process).
     public let documents = GraphQLDocumentCache()
@@ -36,6 +38,12 @@ public final class CacheHub: Sendable {
     let replication: ReplicationCoordinator?
     /// The shared second level's front end; nil without ``Configuration/secondLevel``.
     let secondLevel: SecondLevelFront?
+    /// What every value door of the hub shares.
+    let valueCore: ValueCore
+
+    /// The value door of the shared scope, and the tag clears that reach every session: values the same for every
+    /// user, cached only when asked for here (a session's own values go through ``CacheSession/values``).
+    public var values: SharedValues { SharedValues(core: valueCore) }
 
     /// Creates the hub and its HTTP client.
     ///
@@ -85,6 +93,20 @@ public final class CacheHub: Sendable {
                 observer: observer
             )
             self.restStore = restStore
+            let valueStore = try CacheStore(
+                configuration: .init(
+                    maxEntriesPerScope: limits.maxEntriesPerSession,
+                    maxBytesPerScope: limits.maxBytesPerSession,
+                    defaultTimeout: current.defaultTimeout
+                ),
+                clock: clock,
+                budget: budget,
+                observer: observer
+            )
+            self.valueStore = valueStore
+            let valueCore = ValueCore(
+                store: valueStore, coder: configuration.valueCoder, secondLevel: secondLevel, replication: replication)
+            self.valueCore = valueCore
             self.graphQLStore = try GraphQLNormalizedStore(
                 cacheConfiguration: configuration.graphQLCache,
                 configuration: .init(maxBytesPerScope: limits.maxBytesPerSession),
@@ -106,7 +128,7 @@ public final class CacheHub: Sendable {
             self.factory = try SessionFactory(
                 configuration: configuration, client: client, settings: settings, budget: budget,
                 restStore: restStore, graphQLStore: graphQLStore, clock: clock, documents: documents,
-                replication: replication, secondLevel: secondLevel)
+                replication: replication, secondLevel: secondLevel, values: valueCore)
         } catch let error as UnifiedCacheError {
             throw error
         } catch {

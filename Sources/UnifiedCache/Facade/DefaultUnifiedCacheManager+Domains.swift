@@ -51,6 +51,15 @@ extension DefaultUnifiedCacheManager {
                 part.bytes += removed.bytes
             }
         }
+        if let values, !domain.valueTags.isEmpty {
+            run.part("values") { part in
+                for tag in domain.valueTags.sorted() {
+                    let report = values.clear(domain: tag, in: scope, reason: reason)
+                    part.entries += report.entries
+                    part.bytes += report.bytes
+                }
+            }
+        }
         await secondLevel?.clear(domain.secondLevelLabels, in: scope)
         replication?.publish(.domain(name: name.rawValue, reason: reason.replicatedName))
         return run.finished()
@@ -143,11 +152,12 @@ extension DefaultUnifiedCacheManager {
 }
 
 extension CacheDomain {
-    /// What clearing this domain removes from a session's second level: its REST tags and key prefixes, and the
-    /// session's GraphQL entries when the domain names GraphQL types, fields or operations.
+    /// What clearing this domain removes from a session's second level: its REST tags, key prefixes and value tags,
+    /// and the session's GraphQL entries when the domain names GraphQL types, fields or operations.
     var secondLevelLabels: Set<SecondLevelNames.Label> {
         var labels = Set(restDomains.map { SecondLevelNames.Label.domain($0) })
         labels.formUnion(restKeyPrefixes.map { .keyPrefix($0) })
+        labels.formUnion(valueTags.map { .valueTag($0) })
         if !typenames.isEmpty || !schemaCoordinates.isEmpty || !graphQLOperations.isEmpty {
             labels.insert(.kind(.graphQL))
         }

@@ -23,6 +23,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     let replication: SessionReplicationLink?
     /// Applies this session's clears to the shared second level; nil without one.
     let secondLevel: SecondLevelFront?
+    /// The value door's store (the session's scope in it); nil for a manager made without a hub.
+    let values: CacheStore?
 
     init(
         scope: CacheScope,
@@ -35,7 +37,8 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         sessionID: String,
         extraParts: [any SessionCachePart],
         replication: SessionReplicationLink? = nil,
-        secondLevel: SecondLevelFront? = nil
+        secondLevel: SecondLevelFront? = nil,
+        values: CacheStore? = nil
     ) {
         self.scope = scope
         self.rest = rest
@@ -49,6 +52,7 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         self.extraParts = extraParts
         self.replication = replication
         self.secondLevel = secondLevel
+        self.values = values
     }
 
     // MARK: Whole-session clears
@@ -74,17 +78,17 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
     /// are detached in constant time and move to a new generation, so nothing in flight lands afterwards.
     func clearOwnParts(operation: String, reason: ClearReason) -> ClearRun {
         Self.clearOwnParts(
-            rest: rest.store, graphQLClient: graphQLClient, cookieJar: cookieJar, scope: scope, operation: operation,
-            reason: reason)
+            rest: rest.store, graphQLClient: graphQLClient, cookieJar: cookieJar, values: values, scope: scope,
+            operation: operation, reason: reason)
     }
 
     /// ``clearOwnParts(operation:reason:)`` for a session's parts, without making its manager.
     static func clearOwnParts(
-        rest: CacheStore, graphQLClient: GraphQLClient, cookieJar: CookieJar?, scope: CacheScope, operation: String,
-        reason: ClearReason
+        rest: CacheStore, graphQLClient: GraphQLClient, cookieJar: CookieJar?, values: CacheStore? = nil,
+        scope: CacheScope, operation: String, reason: ClearReason
     ) -> ClearRun {
         var run = ClearRun(operation, reason: reason)
-        clearStores(rest: rest, graphQL: graphQLClient.store, scope: scope, reason: reason, into: &run)
+        clearStores(rest: rest, graphQL: graphQLClient.store, values: values, scope: scope, reason: reason, into: &run)
         run.part("timestamps") { part in
             part.timestamps = graphQLClient.clearTimestamps()
         }
@@ -96,10 +100,12 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
         return run
     }
 
-    /// Drops the scope from both stores (constant time each).
+    /// Drops the scope from the stores (constant time each). The value store's scope is always dropped (its
+    /// generation moves, so a factory still running does not store); its part is reported when it held values.
     static func clearStores(
         rest: CacheStore,
         graphQL: GraphQLNormalizedStore,
+        values: CacheStore? = nil,
         scope: CacheScope,
         reason: ClearReason,
         into run: inout ClearRun
@@ -113,6 +119,12 @@ public final class DefaultUnifiedCacheManager: UnifiedCacheManager, CacheManagin
             let report = graphQL.clear(scope: scope, reason: reason)
             part.records = report.records
             part.bytes = report.bytes
+        }
+        if let report = values?.clear(scope: scope, reason: reason), report.entries > 0 {
+            run.part("values") { part in
+                part.entries = report.entries
+                part.bytes = report.bytes
+            }
         }
     }
 

@@ -51,6 +51,8 @@ struct InstrumentedOperation {
         case .graphQLMutation: return "graphqlMutation"
         case .domainsInEverySession: return "domainsInEverySession"
         case .dropLocalCaches: return "dropLocalCaches"
+        case .values: return "values"
+        case .valueTagsInEveryScope: return "valueTagsInEveryScope"
         }
     }
 }

@@ -19,6 +19,10 @@ extension ReplicationCoordinator {
             await clearDomains(names, reason: ClearReason(replicatedName: reason), issuedAt: issuedAt, in: hub)
             return .applied
         }
+        if case .valueTagsInEveryScope(let tags) = message.clear {
+            await hub.valueCore.clearInEveryScope(tags: Set(tags), reason: .manual)
+            return .applied
+        }
         if case .dropLocalCaches = message.clear {
             let (entries, records) = await dropLocalEntries(of: hub, reason: .custom("replicationRequest"))
             observer?(.droppedLocalEntriesOnRequest(entries: entries, records: records))
@@ -63,7 +67,10 @@ extension ReplicationCoordinator {
                 hub.graphQLStore.removeRecord(record, removingReferences: true, in: session.scope)
                 hub.restStore.clear(entityKey: record, in: session.scope, reason: .mutation)
             }
-        case .domainsInEverySession, .dropLocalCaches:
+        case .values(let key, let tags):
+            if let key { await hub.valueCore.clear(key: key, in: session.scope, reason: .manual) }
+            await hub.valueCore.clear(tags: Set(tags), in: session.scope, reason: .manual)
+        case .domainsInEverySession, .dropLocalCaches, .valueTagsInEveryScope:
             break
         }
         return .applied
@@ -114,9 +121,11 @@ extension ReplicationCoordinator {
     func dropLocalEntries(of hub: CacheHub, reason: ClearReason) async -> (entries: Int, records: Int) {
         var entries = hub.restStore.clear(scope: .shared, reason: reason).entries
         var records = hub.graphQLStore.clear(scope: .shared, reason: reason).records
+        entries += hub.valueCore.clearScope(.shared, reason: reason).entries
         for session in liveSessions where hub.isLive(session) {
             entries += hub.restStore.clear(scope: session.scope, reason: reason).entries
             records += hub.graphQLStore.clear(scope: session.scope, reason: reason).records
+            entries += hub.valueCore.clearScope(session.scope, reason: reason).entries
             _ = session.graphQL.clearTimestamps()
             for part in session.cacheManager.extraParts {
                 try? await part.clearAll(sessionID: session.id, reason: reason)

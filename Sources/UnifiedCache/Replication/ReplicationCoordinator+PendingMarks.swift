@@ -28,7 +28,9 @@ extension ReplicationCoordinator {
             labels = Self.secondLevelLabels(ofRESTMutation: method, path: path, entities: entities, hub: hub)
         case .graphQLMutation(let records):
             labels = Set(records.map { SecondLevelNames.Label.entity($0) }).union([.kind(.graphQL)])
-        case .timestamps, .domainsInEverySession, .dropLocalCaches:
+        case .values(let key, let tags):
+            labels = Set(tags.map { .valueTag($0) } + (key.map { [.valueKey($0)] } ?? []))
+        case .timestamps, .domainsInEverySession, .dropLocalCaches, .valueTagsInEveryScope:
             return nil
         }
         return labels.isEmpty ? nil : .labels(labels)

@@ -34,6 +34,10 @@ enum ReplicatedClear: Codable, Equatable, Sendable {
     case domainsInEverySession(names: [String], reason: String)
     /// The sender may have lost outgoing messages: every receiver drops all its local entries.
     case dropLocalCaches
+    /// A session's value door cleared the value under `key` (when not nil) and the values tagged any of `tags`.
+    case values(key: String?, tags: [String])
+    /// `SharedValues.clearEverywhere(tag:)`: the values tagged any of `tags` in every session and the shared scope.
+    case valueTagsInEveryScope(tags: [String])
 }
 
 /// One entity a REST mutation changed, as the entity links computed it on the sender.

@@ -11,6 +11,9 @@ enum ReplicationMessageCodec {
         case everything = 1
         case rest, graphQL, timestamps, uplifted, query, account, domain, restMutation, graphQLMutation
         case domainsInEverySession, dropLocalCaches
+        // Kinds added later keep the format's version: older kinds encode as before, and a receiver that does not
+        // know a kind refuses that message alone (counted as malformed).
+        case values, valueTagsInEveryScope
     }
 
     static func encode(_ message: ReplicationMessage) -> [UInt8] {
@@ -52,6 +55,13 @@ enum ReplicationMessageCodec {
             writer.strings(names)
             writer.string(reason)
         case .dropLocalCaches: writer.kind(.dropLocalCaches)
+        case .values(let key, let tags):
+            writer.kind(.values)
+            writer.optional(key) { $0.string($1) }
+            writer.strings(tags)
+        case .valueTagsInEveryScope(let tags):
+            writer.kind(.valueTagsInEveryScope)
+            writer.strings(tags)
         }
         return writer.bytes
     }
@@ -94,6 +104,10 @@ enum ReplicationMessageCodec {
             guard let names = reader.strings(), let reason = reader.string() else { return nil }
             return .domainsInEverySession(names: names, reason: reason)
         case .dropLocalCaches: return .dropLocalCaches
+        case .values:
+            guard let key = reader.optional({ $0.string() }), let tags = reader.strings() else { return nil }
+            return .values(key: key, tags: tags)
+        case .valueTagsInEveryScope: return reader.strings().map { .valueTagsInEveryScope(tags: $0) }
         }
     }
 

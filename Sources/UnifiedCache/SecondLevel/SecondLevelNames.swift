@@ -20,6 +20,8 @@ struct SecondLevelNames: Sendable {
     enum Kind: String, Sendable {
         case rest
         case graphQL = "graphql"
+        /// The value door's entries (``CachedValues``).
+        case value
     }
 
     /// What a tag names; each is a clear of the facade.
@@ -32,6 +34,10 @@ struct SecondLevelNames: Sendable {
         case entity(String)
         case path(String)
         case operation(String)
+        /// A value door entry's tag.
+        case valueTag(String)
+        /// A value door entry's key.
+        case valueKey(String)
     }
 
     func namespace(of scope: CacheScope) -> SecondLevelNamespace {
@@ -66,6 +72,8 @@ struct SecondLevelNames: Sendable {
         case .entity(let entity): return "entity\u{0}" + entity
         case .path(let path): return "path\u{0}" + path
         case .operation(let name): return "operation\u{0}" + name
+        case .valueTag(let tag): return "valueTag\u{0}" + tag
+        case .valueKey(let key): return "valueKey\u{0}" + key
         }
     }
 

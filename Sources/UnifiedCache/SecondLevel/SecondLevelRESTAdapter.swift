@@ -73,7 +73,7 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         case .entity(let entity): return metadata.entityKeys.contains(entity)
         case .path(let path): return metadata.tags.contains("path:" + path)
         case .keyPrefix(let prefix): return key.hasPrefix(prefix)
-        case .operation: return false
+        case .operation, .valueTag, .valueKey: return false
         }
     }
 

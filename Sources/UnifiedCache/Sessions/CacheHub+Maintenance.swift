@@ -9,9 +9,11 @@ extension CacheHub {
         /// Expired REST entries removed (past their expiry, or the end of the window a stale-serving policy keeps
         /// them for, plus the grace period).
         public var expiredEntries = 0
+        /// Expired values of the value door removed (past their expiry plus the grace period).
+        public var expiredValues = 0
         /// GraphQL records removed because no freshness rule can make them fresh any more.
         public var expiredRecords = 0
-        /// Bytes released by both purges.
+        /// Bytes released by the purges.
         public var bytes = 0
         /// Scopes left empty by the purges and dropped.
         public var droppedScopes = 0
@@ -31,6 +33,10 @@ extension CacheHub {
         report.expiredEntries = rest.entries
         report.bytes += rest.bytes
         report.droppedScopes += rest.droppedScopes
+        let values = valueStore.purgeExpired(olderThan: grace)
+        report.expiredValues = values.entries
+        report.bytes += values.bytes
+        report.droppedScopes += values.droppedScopes
         if let lifetime = Self.longestGraphQLLifetime(factory.graphQLCore.cacheConfig) {
             let cutoff = clock.now().advanced(by: .zero - lifetime - grace)
             let graphQL = graphQLStore.purgeRecords(writtenBefore: cutoff)

@@ -80,6 +80,12 @@ public final class CacheSession: Sendable {
         return factory.makeGraphQL(scope: scope, binding: self)
     }
 
+    /// Any `Codable & Sendable` value cached in the session's scope (get-or-set with a factory and tags), on the
+    /// hub's memory budget, clears, replication bus and second level: a view made on each access.
+    public var values: CachedValues {
+        CachedValues(core: factory.values, scope: scope, session: self)
+    }
+
     /// The session's upstream cookies; cleared by ``DefaultUnifiedCacheManager/clearAllCaches()``. Made when the
     /// session first talks upstream (or is asked for it); it holds a libcurl store only once an upstream set a
     /// cookie.

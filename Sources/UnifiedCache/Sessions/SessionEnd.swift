@@ -33,8 +33,8 @@ struct SessionEnd: Sendable {
         var run = ClearRun(operation, reason: ending.reason)
         // The application may have used the scope directly, whatever parts the session made.
         DefaultUnifiedCacheManager.clearStores(
-            rest: factory.restStore, graphQL: factory.graphQLStore, scope: session.scope, reason: ending.reason,
-            into: &run)
+            rest: factory.restStore, graphQL: factory.graphQLStore, values: factory.values.store,
+            scope: session.scope, reason: ending.reason, into: &run)
         if parts.graphQLState != nil {
             run.part("timestamps") { part in
                 part.timestamps = factory.makeGraphQL(scope: session.scope, binding: session).clearTimestamps()

@@ -30,6 +30,8 @@ final class SessionFactory: CookieStoreAccounting {
     let replication: ReplicationCoordinator?
     /// The shared second level; nil without one.
     let secondLevel: SecondLevelFront?
+    /// What every session's value door shares.
+    let values: ValueCore
     /// The REST core every session's service runs on.
     let restCore: APIService.Shared
     /// The GraphQL core every session's client runs on; its freshness rules are replaced on a settings reload.
@@ -45,7 +47,8 @@ final class SessionFactory: CookieStoreAccounting {
         clock: any CacheClock,
         documents: GraphQLDocumentCache,
         replication: ReplicationCoordinator?,
-        secondLevel: SecondLevelFront? = nil
+        secondLevel: SecondLevelFront? = nil,
+        values: ValueCore
     ) throws(UnifiedCacheError) {
         let freshness = GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness)
         var graphQLConfiguration = configuration.graphQL
@@ -76,6 +79,7 @@ final class SessionFactory: CookieStoreAccounting {
         self.documents = documents
         self.replication = replication
         self.secondLevel = secondLevel
+        self.values = values
     }
 
     // MARK: Memory
@@ -151,7 +155,8 @@ final class SessionFactory: CookieStoreAccounting {
             sessionID: id,
             extraParts: configuration.sessionCacheParts,
             replication: replication?.link(for: scope),
-            secondLevel: secondLevel
+            secondLevel: secondLevel,
+            values: values.store
         )
     }
 

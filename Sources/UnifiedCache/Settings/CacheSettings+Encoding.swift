@@ -46,6 +46,7 @@ private struct SettingsFile: Encodable {
         var graphQLOperations: [String]?
         var typenames: [String]?
         var schemaCoordinates: [SchemaCoordinate]?
+        var valueTags: [String]?
 
         init(_ domain: CacheDomain, policy: DomainCachePolicy) {
             summary = domain.summary.isEmpty ? nil : domain.summary
@@ -56,6 +57,7 @@ private struct SettingsFile: Encodable {
             graphQLOperations = Self.nonEmpty(domain.graphQLOperations.sorted())
             typenames = Self.nonEmpty(domain.typenames.sorted())
             schemaCoordinates = Self.nonEmpty(domain.schemaCoordinates.sorted())
+            valueTags = Self.nonEmpty(domain.valueTags.sorted())
         }
 
         private static func nonEmpty<Element>(_ values: [Element]) -> [Element]? {

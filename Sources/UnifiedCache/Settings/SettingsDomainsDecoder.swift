@@ -5,6 +5,7 @@ struct SettingsDomainsDecoder {
 
     private static let memberKeys = [
         "restDomains", "restKeyPrefixes", "restPathPatterns", "graphQLOperations", "typenames", "schemaCoordinates",
+        "valueTags",
     ]
     private static let domainKeys = ["summary", "policy", "seconds", "members"] + memberKeys
 
@@ -147,7 +148,8 @@ struct SettingsDomainsDecoder {
             restPathPatterns: members("restPathPatterns"),
             graphQLOperations: members("graphQLOperations"),
             typenames: members("typenames"),
-            schemaCoordinates: Set(members("schemaCoordinates").map { SchemaCoordinate(unchecked: $0) })
+            schemaCoordinates: Set(members("schemaCoordinates").map { SchemaCoordinate(unchecked: $0) }),
+            valueTags: members("valueTags")
         )
         let result = entry.replacesMembers || existing == nil ? defined : existing.map { $0.merging(defined) }
         guard let result, !result.isEmpty else {
@@ -160,6 +162,7 @@ struct SettingsDomainsDecoder {
     private static func problem(for key: String) -> (String) -> String? {
         switch key {
         case "restDomains": return CacheDomain.problem(restDomain:)
+        case "valueTags": return CacheDomain.problem(valueTag:)
         case "restKeyPrefixes": return CacheDomain.problem(restKeyPrefix:)
         case "restPathPatterns": return CacheDomain.problem(restPathPattern:)
         case "graphQLOperations": return CacheDomain.problem(operationName:)
