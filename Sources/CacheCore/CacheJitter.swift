@@ -50,10 +50,27 @@ public struct CacheJitter: Sendable {
 
     /// A random extra for an entry fresh for `lifetime`, uniform in `0...bound(forLifetime:)`.
     public func extra(forLifetime lifetime: Duration) -> Duration {
-        let bound = bound(forLifetime: lifetime).cacheNanoseconds
+        scaled(bound: bound(forLifetime: lifetime)) { random() }
+    }
+
+    /// The same extra every time for the same `seed`, spread uniformly over `0...bound(forLifetime:)` across seeds
+    /// (a SplitMix64 mix of it): for a door that judges freshness when it reads rather than storing an expiry, so
+    /// an entry's extra is drawn from what identifies it (its write time) and stays put between reads.
+    /// ``random`` is not asked.
+    public func stableExtra(forLifetime lifetime: Duration, seed: UInt64) -> Duration {
+        scaled(bound: bound(forLifetime: lifetime)) {
+            var value = seed &+ 0x9E37_79B9_7F4A_7C15
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            return value ^ (value >> 31)
+        }
+    }
+
+    private func scaled(bound: Duration, _ bits: () -> UInt64) -> Duration {
+        let bound = bound.cacheNanoseconds
         guard bound > 0 else { return .zero }
         // The high half of bits × (bound + 1): uniform over 0...bound without the bias of a remainder.
-        let scaled = (UInt64(bound) + 1).multipliedFullWidth(by: random()).high
+        let scaled = (UInt64(bound) + 1).multipliedFullWidth(by: bits()).high
         return .nanoseconds(Int64(scaled))
     }
 
