@@ -44,6 +44,11 @@ struct SecondLevelCircuitBreakerTests {
         #expect(opened.circuitOpenings == 1)
         #expect(events.events == [.circuitOpened(consecutiveFailures: 5, breakDuration: .seconds(10))])
         #expect(harness.b.metricsText().contains("ucache_l2_circuit_open 1\n"))
+        #expect(harness.b.metricsText().contains("ucache_l2_circuit_openings_total 1\n"))
+        let json = try JSONSerialization.jsonObject(with: harness.b.metricsJSON()) as? [String: Any]
+        let secondLevel = json?["secondLevel"] as? [String: Any]
+        #expect(secondLevel?["circuitOpen"] as? Bool == true)
+        #expect(secondLevel?["circuitOpenings"] as? Int == 1)
 
         // Open: reads go straight to the upstream, asking Redis nothing (no deadline paid), and write nothing.
         for index in 10..<20 { #expect(try await bob.source(of: distinct(index)).source == .network) }
@@ -54,6 +59,7 @@ struct SecondLevelCircuitBreakerTests {
         #expect(skipping.store.answeredReads == opened.store.answeredReads)
         #expect(skipping.skippedReads == 11)
         #expect(skipping.isCircuitOpen)
+        #expect(harness.b.metricsText().contains("ucache_l2_skipped_reads_total 11\n"))
 
         // Redis is back: after the break one trial read is made; an answered one closes the breaker.
         redis.resume()
