@@ -146,6 +146,7 @@ extension APIService {
                 metadata.timeout, default: cache.defaultTimeout, shared: placement.isShared)
             metadata.validators = semantics.validators
         }
+        metadata.timeout = configuration.jitter.applied(to: metadata.timeout, default: cache.defaultTimeout)
         // Whatever the storage policy decided, the entry is kept for as long as this request's policy may serve it.
         metadata.keepStale(for: request.cachePolicy)
         var key = placement.key
@@ -206,7 +207,9 @@ extension APIService {
                 }
                 requested = decided
             }
-            timeout = semantics.cap(requested.timeout, default: cache.defaultTimeout, shared: placement.isShared)
+            timeout = configuration.jitter.applied(
+                to: semantics.cap(requested.timeout, default: cache.defaultTimeout, shared: placement.isShared),
+                default: cache.defaultTimeout)
         }
         let stored = stale.entry.metadata.validators
         let validators = CacheValidators(

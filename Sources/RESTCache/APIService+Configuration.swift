@@ -40,6 +40,12 @@ extension APIService {
         /// stored in the shared scope. Case-insensitive. Default: `["X-Api-Key"]`
         /// (`UpstreamCredentials.defaultExtraCredentialHeaderNames`).
         public var credentialHeaderNames: [String]
+        /// A random extra lifetime for each stored answer (FusionCache's `JitterMaxDuration`), so answers stored
+        /// together — a fleet warming up, a burst after a deploy — do not expire and refetch together. Applied after
+        /// the upstream's `Cache-Control` capped the lifetime, and never by more than its bound; answers that must be
+        /// revalidated (lifetime 0) and entries that never expire are not lengthened. Default ``CacheJitter/none``.
+        /// A hub sets it through its `rest` configuration.
+        public var jitter: CacheJitter = .none
 
         public init(
             honorsHTTPCaching: Bool = true,

@@ -26,7 +26,8 @@ struct SecondLevelHarness {
         secrets: (a: SecondLevelSecret, b: SecondLevelSecret)? = nil,
         settings: @Sendable () throws -> SettingsStore = { try SettingsStore(settings: .banking) },
         secondLevelObserverOfB: (@Sendable (SecondLevelEvent) -> Void)? = nil,
-        replicationClocks: (a: any CacheClock, b: any CacheClock)? = nil
+        replicationClocks: (a: any CacheClock, b: any CacheClock)? = nil,
+        circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init()
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var url = redisURL ?? ""
@@ -35,12 +36,13 @@ struct SecondLevelHarness {
         let unique = "\(label):\(UUID().uuidString.prefix(8))"
         a = try Self.hub(
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
-            settings: try settings(), secret: secrets?.a, replicationClock: replicationClocks?.a)
+            settings: try settings(), secret: secrets?.a, replicationClock: replicationClocks?.a,
+            circuitBreaker: circuitBreaker)
         b = try Self.hub(
             tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
             deadline: readDeadline,
             settings: try settings(), secret: secrets?.b, observer: secondLevelObserverOfB,
-            replicationClock: replicationClocks?.b)
+            replicationClock: replicationClocks?.b, circuitBreaker: circuitBreaker)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -55,7 +57,8 @@ struct SecondLevelHarness {
     static func hub(
         tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
         deadline: Duration, settings: SettingsStore, secret: SecondLevelSecret? = nil,
-        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil, replicationClock: (any CacheClock)? = nil
+        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil, replicationClock: (any CacheClock)? = nil,
+        circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init()
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
@@ -85,7 +88,7 @@ struct SecondLevelHarness {
                 secondLevel: SecondLevelConfiguration(
                     store: RedisSecondLevelStore(configuration: storeConfiguration),
                     secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
-                    readDeadline: deadline, observer: observer)
+                    readDeadline: deadline, observer: observer, circuitBreaker: circuitBreaker)
             ).withBankingPresets(),
             settings: settings,
             clock: clock

@@ -11,6 +11,11 @@ struct FreshnessRules: Sendable {
     let isUniform: Bool
     /// Typenames with a rule of their own (not `.useDefault`): upstream hints on their fields give way to it.
     let ruledTypenames: Set<String>
+    /// The extra time-to-live of each write (see ``GraphQLCacheConfig/jitterMaxDuration``).
+    let jitter: CacheJitter
+    /// Mixed into every write time the jitter is drawn from, so two processes writing at the same instant of their
+    /// clocks draw different extras.
+    static let jitterSalt = UInt64.random(in: .min ... .max)
 
     init(_ config: GraphQLCacheConfig) {
         self.config = config
@@ -25,6 +30,15 @@ struct FreshnessRules: Sendable {
         self.separatedFields = separated
         self.isUniform = config.typeTimeouts.isEmpty && config.fieldTimeouts.isEmpty
         self.ruledTypenames = Set(config.typeTimeouts.filter { $0.value != .useDefault }.keys)
+        self.jitter = CacheJitter(maxDuration: config.jitterMaxDuration, maxFraction: config.jitterMaxFraction)
+    }
+
+    /// How long a field written at `instant` under a local rule of `lifetime` stays fresh: the lifetime and the
+    /// write's own stable jitter.
+    func lifetime(_ lifetime: Duration, writtenAt instant: CacheInstant) -> Duration {
+        guard !jitter.isNone else { return lifetime }
+        let seed = UInt64(bitPattern: instant.nanoseconds) ^ Self.jitterSalt
+        return lifetime + jitter.stableExtra(forLifetime: lifetime, seed: seed)
     }
 
     /// How the store should judge one read: `nil` when nothing can make it stale.
@@ -117,7 +131,7 @@ struct FreshnessJudge {
     /// How far past `seconds` the age of a write is, or `nil` within it (the seed: expired when age > timeout).
     private func excess(since instant: CacheInstant, seconds: Double) -> Duration? {
         let age = now.duration(since: instant)
-        let lifetime = OutsideValue.clampedDuration(seconds: seconds)
+        let lifetime = rules.lifetime(OutsideValue.clampedDuration(seconds: seconds), writtenAt: instant)
         return age > lifetime ? age - lifetime : nil
     }
 

@@ -26,6 +26,13 @@ public struct GraphQLCacheConfig: Sendable, Hashable {
     public var typeTimeouts: [String: QueryCacheTimeout]
     /// Time-to-live per schema coordinate, e.g. `["Account.balance": 10]`, before the type's. Default: none.
     public var fieldTimeouts: [String: QueryCacheTimeout]
+    /// A random extra time-to-live of at most this much (FusionCache's `JitterMaxDuration`), so answers written
+    /// together do not all turn stale, and refetch, together. It lengthens only the local rules above (the query's,
+    /// type, field and default timeouts), never the upstream's hints; each write draws its own extra, stable between
+    /// reads (see `CacheJitter/stableExtra(forLifetime:seed:)`). Default zero: none.
+    public var jitterMaxDuration: Duration = .zero
+    /// When set, the extra is also at most this share of the time-to-live it lengthens (0.1 for 10 %). Default nil.
+    public var jitterMaxFraction: Double?
 
     /// Creates rules; each parameter defaults to the value documented on its property.
     public init(

@@ -56,6 +56,9 @@ extension SecondLevelFront {
                 store.droppedWrites
             ),
             ("clears", "Clears this replica applied to the second level.", statistics.clears),
+            ("circuit_openings", "Times the second level's circuit breaker opened.", statistics.circuitOpenings),
+            ("skipped_reads", "Reads not sent while the circuit breaker was open.", statistics.skippedReads),
+            ("skipped_writes", "Writes not queued while the circuit breaker was not closed.", statistics.skippedWrites),
             ("bytes_read", "Bytes of values read from the second level.", store.bytesRead),
             ("bytes_written", "Bytes of values sent to the second level.", store.bytesWritten),
         ]
@@ -63,6 +66,9 @@ extension SecondLevelFront {
         PrometheusSeries.gauge(
             "\(namespace)_l2_up", help: "1 when the second-level store is connected, else 0.",
             value: store.isConnected ? 1 : 0, into: &text)
+        PrometheusSeries.gauge(
+            "\(namespace)_l2_circuit_open", help: "1 while the second level's circuit breaker skips the store, else 0.",
+            value: statistics.isCircuitOpen ? 1 : 0, into: &text)
         PrometheusSeries.counters(prefix: "\(namespace)_l2", counters, into: &text)
         let rejected = "\(namespace)_l2_rejected_total"
         text += "# HELP \(rejected) Values refused before use (never served): format (not sealed, e.g. an earlier "
@@ -102,6 +108,11 @@ public struct SecondLevelMetricsDocument: Hashable, Sendable, Codable {
     public var writes: Int
     public var droppedWrites: Int
     public var clears: Int
+    /// Times the circuit breaker opened, reads and writes it skipped, and whether it is open now.
+    public var circuitOpenings: Int
+    public var skippedReads: Int
+    public var skippedWrites: Int
+    public var circuitOpen: Bool
     public var bytesRead: Int
     public var bytesWritten: Int
     /// Mean latency of answered reads, in seconds (0 before the first).
@@ -120,6 +131,10 @@ public struct SecondLevelMetricsDocument: Hashable, Sendable, Codable {
         writes = store.writes
         droppedWrites = store.droppedWrites
         clears = statistics.clears
+        circuitOpenings = statistics.circuitOpenings
+        skippedReads = statistics.skippedReads
+        skippedWrites = statistics.skippedWrites
+        circuitOpen = statistics.isCircuitOpen
         bytesRead = store.bytesRead
         bytesWritten = store.bytesWritten
         answeredReads = store.answeredReads

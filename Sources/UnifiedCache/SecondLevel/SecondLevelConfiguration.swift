@@ -26,8 +26,12 @@ public struct SecondLevelConfiguration: Sendable {
     /// The longest the store keeps any entry (entries that never expire included): garbage collection only,
     /// freshness is judged by the caches. Default 24 hours.
     public var maximumTimeToLive: Duration
-    /// Receives what an operator should hear about once (a log line), such as a generation no replica wrote.
+    /// Receives what an operator should hear about once (a log line), such as a generation no replica wrote or the
+    /// circuit breaker opening.
     public var observer: (@Sendable (SecondLevelEvent) -> Void)?
+    /// When the second level is skipped after it kept failing, so reads stop paying ``readDeadline`` for a store
+    /// known to be down or stalled; nil never skips it. Default: 5 consecutive errors or timeouts open it for 10 s.
+    public var circuitBreaker: CircuitBreaker?
 
     public init(
         store: any SecondLevelStore,
@@ -37,7 +41,8 @@ public struct SecondLevelConfiguration: Sendable {
         storesGraphQL: Bool = true,
         revalidationRetention: Duration = .seconds(600),
         maximumTimeToLive: Duration = .seconds(86_400),
-        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil
+        observer: (@Sendable (SecondLevelEvent) -> Void)? = nil,
+        circuitBreaker: CircuitBreaker? = CircuitBreaker()
     ) {
         self.store = store
         self.secret = secret
@@ -47,6 +52,34 @@ public struct SecondLevelConfiguration: Sendable {
         self.revalidationRetention = revalidationRetention
         self.maximumTimeToLive = maximumTimeToLive
         self.observer = observer
+        self.circuitBreaker = circuitBreaker
+    }
+
+    /// The second level's circuit breaker: after ``failureThreshold`` consecutive reads that failed or passed their
+    /// deadline, reads and writes skip the store (a read is a miss at once, a write is dropped) for ``breakDuration``
+    /// on the hub's clock; then one read is tried, whose answer closes the breaker and whose failure opens it again.
+    /// Each opening is counted (`ucache_l2_circuit_openings_total`) and reported once to
+    /// ``SecondLevelConfiguration/observer``.
+    ///
+    /// Clears never skip the store: a clear made while the breaker is open is sent (the store queues and retries
+    /// it until applied), and the clear marks this replica keeps refuse, once the breaker closes, every value sealed
+    /// before it, whatever Redis still holds.
+    public struct CircuitBreaker: Sendable, Hashable {
+        /// Consecutive read errors or timeouts that open the breaker (at least 1). Default 5: one slow moment does
+        /// not open it, a store that stopped answering does within a handful of reads.
+        public var failureThreshold: Int
+        /// How long the second level is skipped once the breaker opened. Default 10 s: a restarting or failing-over
+        /// Redis is back within seconds, and one read per period is all a stalled one costs.
+        public var breakDuration: Duration
+
+        public init(failureThreshold: Int = 5, breakDuration: Duration = .seconds(10)) {
+            self.failureThreshold = failureThreshold
+            self.breakDuration = breakDuration
+        }
+
+        var stateMachine: CircuitBreakerStateMachine.Configuration {
+            .init(failureThreshold: failureThreshold, breakDuration: breakDuration)
+        }
     }
 
     /// How long the store keeps an entry fresh for `lifetime` (nil: never expires).
@@ -73,4 +106,9 @@ public enum SecondLevelEvent: Hashable, Sendable {
     /// everything) writes a plausible one. Reported once per namespace until then; each read is counted as an
     /// `implausible` rejection.
     case implausibleGeneration(namespace: String)
+    /// `consecutiveFailures` reads in a row failed or passed their deadline (or the trial after a break failed): the
+    /// second level is skipped for `breakDuration`, then tried again. Reported once per opening.
+    case circuitOpened(consecutiveFailures: Int, breakDuration: Duration)
+    /// The trial read after a break was answered: the second level is used again.
+    case circuitClosed
 }

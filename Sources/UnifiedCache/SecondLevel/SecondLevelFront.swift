@@ -19,6 +19,8 @@ final class SecondLevelFront: Sendable {
     let generations: SecondLevelGenerationGuard
     /// Refuses values sealed before a clear this replica saw, whatever Redis holds (see ``SecondLevelClearMarks``).
     let marks: SecondLevelClearMarks
+    /// Skips the store while it keeps failing (see ``SecondLevelConfiguration/CircuitBreaker``); clears never skip it.
+    let circuit: SecondLevelCircuit
     /// The wall clock stored-at times are written on (the hub's).
     private let clock: any CacheClock
     /// The store's key prefix, bound into every value.
@@ -47,6 +49,8 @@ final class SecondLevelFront: Sendable {
         self.configuration = configuration
         self.clock = clock
         self.marks = SecondLevelClearMarks(skew: clockSkew)
+        self.circuit = SecondLevelCircuit(
+            configuration: configuration.circuitBreaker, clock: clock, observer: configuration.observer)
         self.names = SecondLevelNames(secret: configuration.secret)
         self.namesUnderEveryKey = configuration.secret.everyKey.map(SecondLevelNames.init(secret:))
         self.sealing = SecondLevelSealing(secret: configuration.secret)
@@ -115,11 +119,19 @@ final class SecondLevelFront: Sendable {
 
     /// Reads `key` with the configured deadline, checks its size (before any cryptography) and generation, opens
     /// it for where it was read and decodes it. A refused value is a miss, so the fresh answer replaces it; a hit
-    /// under a generation set back is unavailable, so nothing is written under that generation.
+    /// under a generation set back is unavailable, so nothing is written under that generation. While the circuit
+    /// breaker is open the store is not asked: unavailable at once.
     func lookup<Entry>(
         _ key: SecondLevelKey, kind: SecondLevelNames.Kind, decode: ([UInt8]) -> Entry?, dating: Dating<Entry>
     ) async -> Lookup<Entry> {
-        switch await store.read(key, deadline: configuration.readDeadline) {
+        guard let permit = circuit.permitRead() else { return .unavailable }
+        let read = await store.read(key, deadline: configuration.readDeadline)
+        switch read {
+        case .unavailable(.stopped): break  // shut down: says nothing about the store's health
+        case .unavailable: circuit.record(permit, failed: true)
+        case .hit, .miss: circuit.record(permit, failed: false)
+        }
+        switch read {
         case .unavailable:
             return .unavailable
         case .miss(let generation):
@@ -172,11 +184,13 @@ final class SecondLevelFront: Sendable {
         return false
     }
 
-    /// Seals `plaintext` for `key` in `generation` and queues it.
+    /// Seals `plaintext` for `key` in `generation` and queues it; dropped (counted) while the circuit breaker is
+    /// not closed.
     func write(
         _ plaintext: [UInt8], kind: SecondLevelNames.Kind, for key: SecondLevelKey,
         generation: SecondLevelGeneration, timeToLive: Duration, tags: [SecondLevelTag]
     ) {
+        guard circuit.permitsWrite() else { return }
         store.write(
             sealing.seal(plaintext, for: binding(key, kind, generation)), for: key, generation: generation,
             timeToLive: timeToLive, tags: tags)
@@ -297,6 +311,11 @@ final class SecondLevelFront: Sendable {
         var statistics = SecondLevelCacheStatistics(
             store: store.statistics(), unusable: counted.unusable, clears: counted.clears, rejected: counted.rejected)
         statistics.rejectedMisses = counted.rejectedMisses
+        let circuit = circuit.counters
+        statistics.circuitOpenings = circuit.openings
+        statistics.skippedReads = circuit.skippedReads
+        statistics.skippedWrites = circuit.skippedWrites
+        statistics.isCircuitOpen = circuit.isOpen
         return statistics
     }
 }
@@ -317,6 +336,14 @@ public struct SecondLevelCacheStatistics: Sendable, Equatable {
     public var rejected: SecondLevelRejections
     /// The rejections counted on reads that found no value (a generation of another form on a miss): not hits.
     var rejectedMisses = 0
+    /// Times the circuit breaker opened (see ``SecondLevelConfiguration/CircuitBreaker``).
+    public var circuitOpenings = 0
+    /// Reads not sent to the store because the circuit breaker was open: misses that paid no deadline.
+    public var skippedReads = 0
+    /// Writes not queued because the circuit breaker was not closed.
+    public var skippedWrites = 0
+    /// Whether the circuit breaker is open (or half-open, its trial under way) now.
+    public var isCircuitOpen = false
 
     public init(
         store: SecondLevelStatistics, unusable: Int = 0, clears: Int = 0,
