@@ -23,6 +23,12 @@ public struct CacheInstrumentationGroup: CacheInstrumentation {
         return await Self.nest(members[...], tokens[...], body)
     }
 
+    public func cacheDidServe(_ hit: CacheHit) {
+        for member in members {
+            member.cacheDidServe(hit)
+        }
+    }
+
     /// Each member's `withCurrent` inside the previous one's.
     private static func nest<Result>(
         _ members: ArraySlice<any CacheInstrumentation>, _ tokens: ArraySlice<CacheOperationToken>,

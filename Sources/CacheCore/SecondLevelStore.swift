@@ -58,6 +58,14 @@ public protocol SecondLevelStore: Sendable {
     /// The largest value the store keeps. A read that returns more was not written by a replica: the caches refuse
     /// it before any decryption or decoding.
     var maximumValueBytes: Int { get }
+
+    /// What telemetry may say about the store and its read (`db.system.name`, `db.operation.name`,
+    /// `server.address`, `server.port`). Default: ``CacheBackendDescription/unknown``.
+    var backend: CacheBackendDescription { get }
+}
+
+extension SecondLevelStore {
+    public var backend: CacheBackendDescription { .unknown }
 }
 
 /// A namespace of the second level: one per session (derived from its scope) or the shared one. Opaque to the

@@ -68,6 +68,7 @@ extension APIService {
                     ifGeneration: generation)
             }
             let age = OutsideValue.clampedDuration(seconds: now.timeIntervalSince(entry.storedAt))
+            reportServed(.l2, .hit)
             return .served(DataWithSource(data: value, source: .cache, age: age))
         }
         let validators = entry.metadata.validators

@@ -166,7 +166,9 @@ public final class APIService: Sendable {
         var stale: CachedValue<T.Response>?
         if policy.readsCacheFirst {
             switch read(request, at: placement) {
-            case .fresh(let cached): return .success(cached.withSource(.cache, now: clock.now()))
+            case .fresh(let cached):
+                reportServed(.l1, .hit)
+                return .success(cached.withSource(.cache, now: clock.now()))
             case .stale(let cached): stale = cached
             case .miss: break
             }
@@ -182,6 +184,7 @@ public final class APIService: Sendable {
         case .staleWhileRevalidate(let gracePeriod):
             if let stale, stale.staleness(at: clock.now()) <= gracePeriod {
                 backgroundRefreshes.start { _ = await self.fetch(request, placement, revalidating: stale) }
+                reportServed(.l1, .stale)
                 return .success(stale.withSource(.staleCache, now: clock.now()))
             }
             return await fetch(request, placement, revalidating: stale)
@@ -190,6 +193,7 @@ public final class APIService: Sendable {
             if case .failure(let error) = result, error.isRecoverableFromCache, let stale,
                 stale.staleness(at: clock.now()) <= maximumStaleness
             {
+                reportServed(.l1, .stale)
                 return .success(stale.withSource(.staleCache, now: clock.now()))
             }
             return result
@@ -198,6 +202,7 @@ public final class APIService: Sendable {
             guard case .failure(let error) = result, error.isRecoverableFromCache else { return result }
             switch read(request, at: placement) {
             case .fresh(let cached), .stale(let cached):
+                reportServed(.l1, .stale)
                 return .success(cached.withSource(.staleCache, now: clock.now()))
             case .miss: return result
             }
@@ -336,10 +341,11 @@ public final class APIService: Sendable {
         if isClosed { return .failure(.invalidRequest(.serviceClosed)) }
         let scope = placement?.scope ?? cache.scope
         let activityKey = placement?.key ?? "\(request.method) \(request.path)"
+        var outcome = placement == nil ? CacheOutcome.bypass : stale == nil ? .miss : .stale
+        if case .noCache = request.cachePolicy { outcome = .bypass }
         do {
             let response = try await execute(
-                plan.httpRequest, method: request.method, path: request.path,
-                outcome: placement == nil ? "uncached" : stale == nil ? "miss" : "revalidate")
+                plan.httpRequest, method: request.method, path: request.path, outcome: outcome)
             if (200..<300).contains(response.status) {
                 binding.inspect(method: request.method, path: request.path, response: response)
             }

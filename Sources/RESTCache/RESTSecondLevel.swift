@@ -25,6 +25,14 @@ public protocol RESTSecondLevel: Sendable {
     /// A value was found but could not be used (its body does not decode as the request's response type, e.g.
     /// after a deploy changed the type): counted, then treated as a miss.
     func recordUnusable(key: String, in scope: CacheScope)
+
+    /// The store behind it, for the read's telemetry (`db.system.name`, `db.operation.name`, `server.address`).
+    /// Default: ``CacheBackendDescription/unknown``.
+    var backend: CacheBackendDescription { get }
+}
+
+extension RESTSecondLevel {
+    public var backend: CacheBackendDescription { .unknown }
 }
 
 /// What a second-level read found, as a REST service uses it.

@@ -28,6 +28,13 @@ public final class RedisReplicationTransport: ReplicationTransport {
     /// Where it connects (the password redacted).
     public var configuration: RedisReplicationConfiguration { loop.configuration }
 
+    /// `redis`, the publish's command (`PUBLISH`) and the configured host and port (a cluster's first seed node).
+    public var backend: CacheBackendDescription {
+        CacheBackendDescription(
+            system: "redis", operationName: "PUBLISH", serverAddress: configuration.host, serverPort: configuration.port
+        )
+    }
+
     /// Starts the event-loop thread, which connects, subscribes and reports to `receiver`.
     public func start(receiver: any ReplicationReceiver) {
         loop.start(receiver: receiver)

@@ -46,6 +46,14 @@ public final class RedisSecondLevelStore: SecondLevelStore {
     /// ``RedisSecondLevelConfiguration/maxValueBytes``: larger values are neither stored nor accepted on a read.
     public var maximumValueBytes: Int { loop.configuration.maxValueBytes }
 
+    /// `redis`, the read's command (`EVALSHA`: a read runs one script) and the configured host and port (a
+    /// cluster's first seed node).
+    public var backend: CacheBackendDescription {
+        let connection = loop.configuration.connection
+        return CacheBackendDescription(
+            system: "redis", operationName: "EVALSHA", serverAddress: connection.host, serverPort: connection.port)
+    }
+
     public func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {
         await loop.read(key, deadline: deadline)
     }

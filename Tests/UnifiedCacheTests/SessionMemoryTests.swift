@@ -163,10 +163,10 @@ struct SessionOperationsTests {
         let text = hub.metricsText()
         #expect(text.contains("ucache_sessions 0\n"))
         #expect(text.contains("ucache_sessions_created_total 3\n"))
-        #expect(text.contains("ucache_sessions_ended_total{reason=\"sessionExpired\"} 1\n"))
-        #expect(text.contains("ucache_sessions_ended_total{reason=\"principalChanged\"} 1\n"))
+        #expect(text.contains("ucache_sessions_ended_total{reason=\"session_expired\"} 1\n"))
+        #expect(text.contains("ucache_sessions_ended_total{reason=\"principal_changed\"} 1\n"))
         #expect(text.contains("ucache_sessions_ended_total{reason=\"logout\"} 1\n"))
-        #expect(text.contains("ucache_sessions_ended_total{reason=\"sessionEvicted\"} 0\n"))
+        #expect(text.contains("ucache_sessions_ended_total{reason=\"session_evicted\"} 0\n"))
         for identity in ["alice", "bob", "mallory", "session-"] {
             #expect(!text.contains(identity))
         }

@@ -2,21 +2,32 @@ import CoreMetrics
 import Synchronization
 import UnifiedCache
 
-/// Latency of the cache's operations as swift-metrics `Timer`s, in whatever backend the app bootstrapped.
+/// Durations of the cache's operations as swift-metrics `Timer`s (histograms in seconds), named and labelled as
+/// OpenTelemetry's semantic conventions say, in whatever backend the app bootstrapped.
 ///
 /// Install it as the hub's instrumentation (beside tracing with ``CacheInstrumentationGroup``):
 ///
-/// | timer                                       | dimensions                   |
-/// |---------------------------------------------|------------------------------|
-/// | `ucache_upstream_request_duration_seconds`  | `part`, `outcome`, `status_class` |
-/// | `ucache_l2_read_duration_seconds`           | `part`, `outcome`            |
-/// | `ucache_replication_publish_duration_seconds` | `kind`                     |
-/// | `ucache_session_end_duration_seconds`       | `reason`                     |
+/// | timer | operations | dimensions |
+/// |---|---|---|
+/// | `http.client.request.duration` | upstream calls, REST and GraphQL | `http.request.method`, `server.address`, `server.port`, `url.template`, `http.response.status_code`, `error.type` |
+/// | `db.client.operation.duration` | second-level reads, clears published on the bus | `db.system.name`, `db.operation.name`, `server.address`, `server.port`, `ucache.outcome` (reads) or `ucache.reason` (the clear's kind), `error.type` |
+/// | `ucache.session.end.duration` | session endings | `ucache.reason` |
 ///
-/// Every dimension takes a handful of values (`rest`/`graphql`; `miss`/`revalidate`/`uncached`; `2xx`…`5xx`,
-/// `failed`; the clear kinds and reasons): no session, account, route or operation name.
+/// `url.template` is the route template (`/api/accounts/{id}/balance`), never the raw path; a dimension without a
+/// value (no status after a transport failure, no error on success) is left out. Every dimension takes a bounded
+/// set of values: no session, account, token or key. A hit is no operation: the hub counts hits itself
+/// (``CacheHubMetrics`` mirrors them), so reporting one costs nothing here.
 public final class CacheOperationMetrics: CacheInstrumentation {
-    private let namespace: String
+    /// The timers' names.
+    public enum Name {
+        /// OpenTelemetry's HTTP client request duration.
+        public static let httpClientRequestDuration = "http.client.request.duration"
+        /// OpenTelemetry's database client operation duration.
+        public static let databaseClientOperationDuration = "db.client.operation.duration"
+        /// How long ending a session took (its clears), the library's own.
+        public static let sessionEndDuration = "ucache.session.end.duration"
+    }
+
     private let factory: any MetricsFactory
     private let timers = Mutex<[TimerID: Timer]>([:])
 
@@ -25,11 +36,8 @@ public final class CacheOperationMetrics: CacheInstrumentation {
         var dimensions: [String]
     }
 
-    /// - Parameters:
-    ///   - namespace: the metric names' prefix, as `CacheHub.metricsText()`'s (`ucache`).
-    ///   - factory: the metrics backend; the default is the one the app bootstrapped.
-    public init(namespace: String = "ucache", factory: any MetricsFactory = MetricsSystem.factory) {
-        self.namespace = namespace
+    /// - Parameter factory: the metrics backend; the default is the one the app bootstrapped.
+    public init(factory: any MetricsFactory = MetricsSystem.factory) {
         self.factory = factory
     }
 
@@ -45,7 +53,7 @@ public final class CacheOperationMetrics: CacheInstrumentation {
     }
 
     private func timer(for operation: CacheOperation, _ attributes: CacheOperationAttributes) -> Timer {
-        let id = Self.timerID(namespace, operation, attributes)
+        let id = Self.timerID(operation, attributes)
         return timers.withLock { timers in
             if let timer = timers[id] { return timer }
             var dimensions: [(String, String)] = []
@@ -60,30 +68,35 @@ public final class CacheOperationMetrics: CacheInstrumentation {
         }
     }
 
-    private static func timerID(
-        _ namespace: String, _ operation: CacheOperation, _ attributes: CacheOperationAttributes
-    ) -> TimerID {
+    private static func timerID(_ operation: CacheOperation, _ attributes: CacheOperationAttributes) -> TimerID {
+        typealias Attribute = CacheAttributeName
+        var dimensions: [String] = []
+        func add(_ name: String, _ value: String?) {
+            guard let value else { return }
+            dimensions.append(name)
+            dimensions.append(value)
+        }
         switch operation {
         case .restFetch, .graphQLFetch:
-            let statusClass = attributes.status.map { "\($0 / 100)xx" } ?? "failed"
-            return TimerID(
-                label: namespace + "_upstream_request_duration_seconds",
-                dimensions: [
-                    "part", attributes.part ?? "rest", "outcome", attributes.outcome ?? "miss", "status_class",
-                    statusClass,
-                ])
-        case .secondLevelRead:
-            return TimerID(
-                label: namespace + "_l2_read_duration_seconds",
-                dimensions: ["part", attributes.part ?? "rest", "outcome", attributes.outcome ?? "miss"])
-        case .replicatedClear:
-            return TimerID(
-                label: namespace + "_replication_publish_duration_seconds",
-                dimensions: ["kind", attributes.reason ?? "other"])
+            add(Attribute.httpRequestMethod, attributes.method)
+            add(Attribute.serverAddress, attributes.serverAddress)
+            add(Attribute.serverPort, attributes.serverPort.map(String.init))
+            add(Attribute.urlTemplate, attributes.route)
+            add(Attribute.httpResponseStatusCode, attributes.status.map(String.init))
+            add(Attribute.errorType, attributes.errorType)
+            return TimerID(label: Name.httpClientRequestDuration, dimensions: dimensions)
+        case .secondLevelRead, .replicatedClear:
+            add(Attribute.databaseSystem, attributes.databaseSystem)
+            add(Attribute.databaseOperation, attributes.databaseOperation)
+            add(Attribute.serverAddress, attributes.serverAddress)
+            add(Attribute.serverPort, attributes.serverPort.map(String.init))
+            add(Attribute.outcome, attributes.outcome)
+            add(Attribute.reason, attributes.reason)
+            add(Attribute.errorType, attributes.errorType)
+            return TimerID(label: Name.databaseClientOperationDuration, dimensions: dimensions)
         case .sessionEnding:
-            return TimerID(
-                label: namespace + "_session_end_duration_seconds",
-                dimensions: ["reason", attributes.reason ?? "other"])
+            add(Attribute.reason, attributes.reason ?? "other")
+            return TimerID(label: Name.sessionEndDuration, dimensions: dimensions)
         }
     }
 }

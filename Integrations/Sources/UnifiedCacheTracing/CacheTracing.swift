@@ -2,7 +2,8 @@ import Tracing
 import UnifiedCache
 
 /// Puts the cache's operations on the app's traces: a span per upstream fetch (REST and GraphQL), second-level
-/// read, replicated clear and session ending, as a child of the span current in the caller's task.
+/// read, replicated clear and session ending, as a child of the span current in the caller's task, named and
+/// attributed as OpenTelemetry's semantic conventions say.
 ///
 /// Install it as the hub's instrumentation, and ``CacheTracing/requestDecorator(tracer:)`` as the transport's
 /// decorator so the upstream's own spans join the trace:
@@ -13,9 +14,23 @@ import UnifiedCache
 /// configuration.transport.requestDecorator = CacheTracing.requestDecorator()
 /// ```
 ///
-/// Span attributes are the core's ``CacheOperationAttributes`` (method, route template, GraphQL operation name and
-/// type, cache outcome, status, reason): never a session id, account, token, key or body.
+/// | operation | span name | kind | attributes |
+/// |---|---|---|---|
+/// | REST fetch | `{method} {url.template}` (`GET /api/accounts/{id}/balance`) | client | `http.request.method`, `url.template`, `server.address`, `server.port`, `http.response.status_code` (an integer), `error.type`, `ucache.outcome` (`miss`, `stale`, `bypass`), `ucache.tier` (`upstream`) |
+/// | GraphQL fetch | `{graphql.operation.type} {graphql.operation.name}` (`query Balances`) | client | the same, with `graphql.operation.name` and `graphql.operation.type`; `url.template` is the endpoint's path |
+/// | second-level read | `{db.operation.name}` (`EVALSHA`) | client | `db.system.name` (`redis`), `db.operation.name`, `server.address`, `server.port`, `ucache.outcome` (`hit`, `miss`), `ucache.tier` (`l2`), `error.type` |
+/// | replicated clear | `{db.operation.name}` (`PUBLISH`) | producer | the bus's `db.*` and `server.*`, `ucache.reason` (the clear's kind) |
+/// | session ending | `ucache.session.end` | internal | `ucache.reason` |
+///
+/// A fetch's span has an error status when the call failed or the upstream answered 400 or more (OpenTelemetry's
+/// rule for client spans). A hit makes no span: it adds a `ucache.lookup` event (`ucache.outcome` `hit` or `stale`,
+/// `ucache.tier` `l1` or `l2`, `ucache.part`) to the caller's current span when the tracer can find it
+/// (`Tracer.activeSpan(identifiedBy:)`), and costs one task-local read outside a trace. Never a session id,
+/// account, token, key or body.
 public struct CacheTracing: CacheInstrumentation {
+    /// The name of the event a hit adds to the caller's span.
+    public static let lookupEventName = "ucache.lookup"
+
     private let tracer: (any Tracer)?
 
     /// - Parameter tracer: the tracer to use; nil (the default) uses the one the app bootstrapped
@@ -29,14 +44,13 @@ public struct CacheTracing: CacheInstrumentation {
         let span = tracer.startSpan(
             Self.spanName(operation, attributes), context: ServiceContext.current ?? .topLevel,
             ofKind: Self.kind(of: operation))
-        Self.set(attributes, on: span)
         return CacheOperationToken(operation: operation, state: span)
     }
 
     public func end(_ token: CacheOperationToken, attributes: CacheOperationAttributes) {
         guard let span = token.state as? any Span else { return }
         Self.set(attributes, on: span)
-        if attributes.failure != nil || (attributes.status ?? 0) >= 500 {
+        if attributes.errorType != nil {
             span.setStatus(SpanStatus(code: .error))
         }
         span.end()
@@ -47,6 +61,18 @@ public struct CacheTracing: CacheInstrumentation {
     public func withCurrent<Result>(_ token: CacheOperationToken, _ body: () async -> Result) async -> Result {
         guard let span = token.state as? any Span else { return await body() }
         return await ServiceContext.withValue(span.context) { await body() }
+    }
+
+    /// A hit: an event on the caller's current span, if there is one the tracer knows.
+    public func cacheDidServe(_ hit: CacheHit) {
+        guard let context = ServiceContext.current else { return }
+        let tracer = tracer ?? InstrumentationSystem.tracer
+        guard let span = tracer.activeSpan(identifiedBy: context) else { return }
+        var attributes = SpanAttributes()
+        attributes[CacheAttributeName.outcome] = hit.outcome.rawValue
+        attributes[CacheAttributeName.tier] = hit.tier.rawValue
+        attributes[CacheAttributeName.part] = hit.part.rawValue
+        span.addEvent(SpanEvent(name: Self.lookupEventName, attributes: attributes))
     }
 
     /// Injects the current span's context (with a W3C tracer such as swift-otel's: the `traceparent` and
@@ -60,15 +86,18 @@ public struct CacheTracing: CacheInstrumentation {
         }
     }
 
-    /// `GET /api/accounts/{id}` for REST (OpenTelemetry's HTTP client span name), `query Balances` for GraphQL.
+    /// `GET /api/accounts/{id}` for REST (OpenTelemetry's HTTP client span name), `query Balances` for GraphQL
+    /// (OpenTelemetry's GraphQL span name), the command for the second level and the bus.
     static func spanName(_ operation: CacheOperation, _ attributes: CacheOperationAttributes) -> String {
         switch operation {
         case .restFetch:
             return "\(attributes.method ?? "GET") \(attributes.route ?? "/")"
         case .graphQLFetch:
             return "\(attributes.graphQLOperationType ?? "query") \(attributes.graphQLOperationName ?? "anonymous")"
-        case .secondLevelRead, .replicatedClear, .sessionEnding:
-            return "cache." + operation.rawValue
+        case .secondLevelRead, .replicatedClear:
+            return attributes.databaseOperation ?? attributes.databaseSystem ?? "ucache." + operation.rawValue
+        case .sessionEnding:
+            return "ucache." + operation.rawValue
         }
     }
 
@@ -80,13 +109,14 @@ public struct CacheTracing: CacheInstrumentation {
         }
     }
 
+    /// Every attribute once, integers (status, port) as integers.
     private static func set(_ attributes: CacheOperationAttributes, on span: any Span) {
         span.updateAttributes { spanAttributes in
             for (name, value) in attributes.namedValues {
-                spanAttributes[name] = value
-            }
-            if let status = attributes.status {
-                spanAttributes["http.response.status_code"] = status
+                switch value {
+                case .string(let string): spanAttributes[name] = string
+                case .int(let int): spanAttributes[name] = int
+                }
             }
         }
     }

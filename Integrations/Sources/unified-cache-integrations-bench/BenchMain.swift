@@ -14,7 +14,9 @@ import UnifiedCacheTracing
 ///
 /// Variants: the bare hub; logging at `info` (events reach the logger, which drops them) with the metrics
 /// integration (operation timers, the hub mirror collected every 10,000 hits) and tracing with no tracer
-/// bootstrapped; the same with an in-memory tracer. A hit makes no upstream call, so it opens no span.
+/// bootstrapped; the same with an in-memory tracer; the same again with the hits inside a request's span. A hit
+/// makes no upstream call, so it opens no span: outside a trace its report costs one task-local read, inside one
+/// it adds a `ucache.lookup` event to the request's span.
 @main
 struct IntegrationsBench {
     struct Balance: RequestType {
@@ -38,6 +40,7 @@ struct IntegrationsBench {
 
         let metrics = CacheOperationMetrics()
         let tracer = InMemoryTracer()
+        let requestTracer = InMemoryTracer()
         let variants: [(name: String, hub: Variant)] = [
             (
                 "bare hub                                    ",
@@ -55,6 +58,13 @@ struct IntegrationsBench {
                     tenant, observer: CacheEventLogger(logger: logger),
                     instrumentation: CacheInstrumentationGroup([CacheTracing(tracer: tracer), metrics]))
             ),
+            (
+                "the same, each hit inside a request's span  ",
+                try await Variant(
+                    tenant, observer: CacheEventLogger(logger: logger),
+                    instrumentation: CacheInstrumentationGroup([CacheTracing(tracer: requestTracer), metrics]),
+                    requestTracer: requestTracer)
+            ),
         ]
         // Rounds interleave the variants, so a busy machine slows each alike; the best round of each is reported.
         var best = [Double](repeating: .infinity, count: variants.count)
@@ -69,12 +79,19 @@ struct IntegrationsBench {
                 "  \(variant.name)  \(String(format: "%7.1f", best[index]))  (\(String(format: "%+.1f", best[index] - best[0])))"
             )
         }
-        // What the integrations add to a hit: the hit event to the logger (dropped at info). A hit opens no span,
-        // records no timer and counts nothing (the hub mirror reads the hub's own counters when it collects).
+        // What the integrations add to a hit: the hit event to the logger (dropped at info) and the hit report to the
+        // tracing (a task-local read outside a trace). A hit opens no span, records no timer and counts nothing (the
+        // hub mirror reads the hub's own counters when it collects).
         let event = CacheEvent.hit(scope: .session("bench"), key: "balances.101")
         let observer: any CacheEventObserver = CacheEventLogger(logger: logger)
         let perEvent = nanoseconds(10_000_000) { observer.cacheDidEmit(event) }
         print("  the hit event through CacheEventLogger at info: \(String(format: "%.1f", perEvent)) ns")
+        let hit = CacheHit(part: .rest, tier: .l1, outcome: .hit)
+        let instrumentation: any CacheInstrumentation = CacheInstrumentationGroup([
+            CacheTracing(tracer: tracer), metrics,
+        ])
+        let perReport = nanoseconds(10_000_000) { instrumentation.cacheDidServe(hit) }
+        print("  the hit report through tracing + metrics, outside a trace: \(String(format: "%.1f", perReport)) ns")
         for variant in variants { await variant.hub.hub.shutdown() }
     }
 
@@ -94,10 +111,14 @@ struct IntegrationsBench {
         let hub: CacheHub
         let session: CacheSession
         let mirror: CacheHubMetrics
+        /// When set, each round's hits run inside a span of this tracer (a request's), cleared after the round.
+        let requestTracer: InMemoryTracer?
 
         init(
-            _ tenant: FixtureTenant, observer: (any CacheEventObserver)?, instrumentation: (any CacheInstrumentation)?
+            _ tenant: FixtureTenant, observer: (any CacheEventObserver)?, instrumentation: (any CacheInstrumentation)?,
+            requestTracer: InMemoryTracer? = nil
         ) async throws {
+            self.requestTracer = requestTracer
             var configuration = CacheHub.Configuration(
                 restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL, maintenance: .init(interval: nil))
             configuration.instrumentation = instrumentation
@@ -110,6 +131,15 @@ struct IntegrationsBench {
 
         /// One round: `hits` hits, the mirror collected every 10,000 (as a metrics scrape would).
         func nanosecondsPerHit(_ hits: Int) async throws -> Double {
+            guard let requestTracer else { return await run(hits) }
+            let request = requestTracer.startSpan("GET /bench", context: .topLevel, ofKind: .server)
+            let nanoseconds = await ServiceContext.withValue(request.context) { await run(hits) }
+            request.end()
+            requestTracer.clearAll()
+            return nanoseconds
+        }
+
+        private func run(_ hits: Int) async -> Double {
             let start = ContinuousClock.now
             for hit in 0..<hits {
                 _ = await session.rest.perform(with: Balance())

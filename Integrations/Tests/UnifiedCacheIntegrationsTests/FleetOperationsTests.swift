@@ -49,17 +49,32 @@ struct FleetOperationsTests {
         _ = await hub.endSession(id: "session-alice", reason: .logout)
         await hub.shutdown()
 
-        let read = try #require(tracer.finishedSpans.first { $0.operationName == "cache.l2.read" })
-        #expect(read.attributes["cache.outcome"]?.toSpanAttribute() == .string("miss"))
-        let clear = try #require(tracer.finishedSpans.first { $0.operationName == "cache.replication.clear" })
-        #expect(clear.attributes["cache.reason"]?.toSpanAttribute() == .string("everything"))
+        let redis = try #require(URLComponents(string: url))
+        let host = try #require(redis.host)
+        let port = redis.port ?? 6379
+        let read = try #require(tracer.finishedSpans.first { $0.operationName == "EVALSHA" })
+        #expect(read.kind == .client)
+        #expect(read.attributes["db.system.name"]?.toSpanAttribute() == .string("redis"))
+        #expect(read.attributes["db.operation.name"]?.toSpanAttribute() == .string("EVALSHA"))
+        #expect(read.attributes["server.address"]?.toSpanAttribute() == .string(host))
+        #expect(read.attributes["server.port"]?.toSpanAttribute() == .int64(Int64(port)))
+        #expect(read.attributes["ucache.outcome"]?.toSpanAttribute() == .string("miss"))
+        #expect(read.attributes["ucache.tier"]?.toSpanAttribute() == .string("l2"))
+        let clear = try #require(tracer.finishedSpans.first { $0.operationName == "PUBLISH" })
+        #expect(clear.attributes["db.system.name"]?.toSpanAttribute() == .string("redis"))
+        #expect(clear.attributes["server.address"]?.toSpanAttribute() == .string(host))
+        #expect(clear.attributes["ucache.reason"]?.toSpanAttribute() == .string("everything"))
         #expect(clear.kind == .producer)
+        let server = [("server.address", host), ("server.port", "\(port)")]
         let readTimer = try metrics.expectTimer(
-            "ucache_l2_read_duration_seconds", [("part", "rest"), ("outcome", "miss")])
+            "db.client.operation.duration",
+            [("db.system.name", "redis"), ("db.operation.name", "EVALSHA")] + server + [("ucache.outcome", "miss")])
         #expect(readTimer.values.count == 1)
-        #expect(
-            try metrics.expectTimer("ucache_replication_publish_duration_seconds", [("kind", "everything")]).values
-                .count >= 1)
+        let publishTimer = try metrics.expectTimer(
+            "db.client.operation.duration",
+            [("db.system.name", "redis"), ("db.operation.name", "PUBLISH")] + server + [("ucache.reason", "everything")]
+        )
+        #expect(publishTimer.values.count >= 1)
         #expect(logs.entries.contains { "\($0.message)" == "cache replication link up" && $0.level == .notice })
         for span in tracer.finishedSpans {
             // swift-format-ignore: ReplaceForEachWithForLoop

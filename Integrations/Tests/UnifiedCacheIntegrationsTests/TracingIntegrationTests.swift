@@ -8,7 +8,7 @@ import UnifiedCacheTracing
 
 @Suite("Tracing: the cache's spans on the app's trace")
 struct TracingIntegrationTests {
-    @Test("a REST miss is a client span under the request's span, with method, route template, outcome and status")
+    @Test("a REST miss is a client span under the request's span with OpenTelemetry's HTTP client attributes")
     func restFetchSpan() async throws {
         let tracer = InMemoryTracer()
         let harness = try await IntegrationHarness("trace-rest", instrumentation: CacheTracing(tracer: tracer))
@@ -29,8 +29,61 @@ struct TracingIntegrationTests {
         #expect(fetch.parentSpanID == request.spanID)
         #expect(fetch.attributes["http.request.method"]?.toSpanAttribute() == .string("GET"))
         #expect(fetch.attributes["url.template"]?.toSpanAttribute() == .string("/api/accounts/{id}/balance"))
-        #expect(fetch.attributes["cache.outcome"]?.toSpanAttribute() == .string("miss"))
+        let upstream = try #require(URLComponents(string: harness.tenant.baseURL))
+        #expect(fetch.attributes["server.address"]?.toSpanAttribute() == .string(try #require(upstream.host)))
+        #expect(fetch.attributes["server.port"]?.toSpanAttribute() == .int64(Int64(try #require(upstream.port))))
+        #expect(fetch.attributes["ucache.outcome"]?.toSpanAttribute() == .string("miss"))
+        #expect(fetch.attributes["ucache.tier"]?.toSpanAttribute() == .string("upstream"))
         #expect(fetch.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(200))
+        #expect(fetch.attributes["error.type"] == nil)
+        #expect(fetch.status?.code != .error)
+        var names: [String] = []
+        // swift-format-ignore: ReplaceForEachWithForLoop
+        fetch.attributes.forEach { name, _ in names.append(name) }
+        #expect(
+            names.sorted() == [
+                "http.request.method", "http.response.status_code", "server.address", "server.port", "ucache.outcome",
+                "ucache.part", "ucache.tier", "url.template",
+            ])
+    }
+
+    @Test("a hit opens no span: it is one ucache.lookup event on the caller's span, with outcome, tier and part")
+    func hitIsAnEvent() async throws {
+        let tracer = InMemoryTracer()
+        let harness = try await IntegrationHarness("trace-hit", instrumentation: CacheTracing(tracer: tracer))
+        let session = harness.alice
+        _ = try await session.rest.perform(with: IntegrationHarness.balance).get()
+        let request = tracer.startSpan("GET /dashboard", context: .topLevel, ofKind: .server)
+        try await ServiceContext.withValue(request.context) {
+            _ = try await session.rest.perform(with: IntegrationHarness.balance).get()
+        }
+        request.end()
+        // Outside a trace, a hit leaves nothing.
+        _ = try await session.rest.perform(with: IntegrationHarness.balance).get()
+
+        let spans = tracer.finishedSpans
+        #expect(spans.count == 2, "the miss's fetch span and the request's span, none for the hits")
+        let finished = try #require(spans.first { $0.operationName == "GET /dashboard" })
+        #expect(finished.events.count == 1)
+        let event = try #require(finished.events.first)
+        #expect(event.name == "ucache.lookup")
+        #expect(event.attributes["ucache.outcome"]?.toSpanAttribute() == .string("hit"))
+        #expect(event.attributes["ucache.tier"]?.toSpanAttribute() == .string("l1"))
+        #expect(event.attributes["ucache.part"]?.toSpanAttribute() == .string("rest"))
+    }
+
+    @Test("an upstream 4xx ends the client span in error with error.type the status, set once as an integer")
+    func clientErrorSpan() async throws {
+        let tracer = InMemoryTracer()
+        let harness = try await IntegrationHarness("trace-404", instrumentation: CacheTracing(tracer: tracer))
+        let result = await harness.alice.rest.perform(with: Status(code: 404))
+
+        #expect(throws: (any Error).self) { try result.get() }
+        let span = try #require(tracer.finishedSpans.first { $0.operationName == "GET /api/status/{id}" })
+        #expect(span.status?.code == .error)
+        #expect(span.attributes["http.response.status_code"]?.toSpanAttribute() == .int64(404))
+        #expect(span.attributes["error.type"]?.toSpanAttribute() == .string("404"))
+        #expect(span.attributes["ucache.outcome"]?.toSpanAttribute() == .string("bypass"))
     }
 
     @Test("a failed upstream call ends its span with an error status and the error's code")
@@ -89,8 +142,14 @@ struct TracingIntegrationTests {
         let graphQL = try #require(spans.first { $0.operationName == "query UserProfile" })
         #expect(graphQL.attributes["graphql.operation.name"]?.toSpanAttribute() == .string("UserProfile"))
         #expect(graphQL.attributes["graphql.operation.type"]?.toSpanAttribute() == .string("query"))
-        let ending = try #require(spans.first { $0.operationName == "cache.session.end" })
-        #expect(ending.attributes["cache.reason"]?.toSpanAttribute() == .string("logout"))
+        #expect(graphQL.attributes["http.request.method"]?.toSpanAttribute() == .string("POST"))
+        // The endpoint's path as a route template (the tenant's id in it is one).
+        let endpoint = CacheRouteTemplate.of(try #require(URLComponents(string: harness.tenant.graphqlURL)).path)
+        #expect(endpoint.hasSuffix("/graphql"))
+        #expect(graphQL.attributes["url.template"]?.toSpanAttribute() == .string(endpoint))
+        #expect(graphQL.attributes["ucache.outcome"]?.toSpanAttribute() == .string("miss"))
+        let ending = try #require(spans.first { $0.operationName == "ucache.session.end" })
+        #expect(ending.attributes["ucache.reason"]?.toSpanAttribute() == .string("logout"))
         for span in spans {
             #expect(IntegrationHarness.revealsSecret(span.operationName) == nil)
             // SpanAttributes is no Sequence: forEach is its only walk.
@@ -100,6 +159,13 @@ struct TracingIntegrationTests {
             }
         }
     }
+}
+
+/// The fixture's answer with a status of the caller's choosing (not cached: no cache entry).
+struct Status: RequestType {
+    typealias Response = AnyJSON
+    var code: Int
+    var path: String { "/api/status/\(code)" }
 }
 
 /// The fixture's echo of the request it received: the headers it saw.

@@ -73,6 +73,7 @@ extension GraphQLClient {
             if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
                 switch cached {
                 case .success(let result) where !result.isStale:
+                    reportServed(.l1, .hit)
                     return cached
                 case .failure(let error) where error.code != .decodingFailed:
                     return cached
@@ -88,7 +89,8 @@ extension GraphQLClient {
         case .returnCacheDataAndFetch:
             if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
                 switch cached {
-                case .success:
+                case .success(let result):
+                    reportServed(.l1, result.isStale ? .stale : .hit)
                     backgroundTasks.start {
                         _ = await self.networkAnswer(request, storing: true, joining: .anyCurrentCall)
                     }
@@ -109,6 +111,7 @@ extension GraphQLClient {
                     )
                 )
             }
+            if case .success(let result) = cached { reportServed(.l1, result.isStale ? .stale : .hit) }
             return cached
         case .fetchIgnoringCacheCompletely:
             return await fromNetwork(request, storing: false, joining: .newCallOnly, reader: reader)
@@ -134,7 +137,8 @@ extension GraphQLClient {
                     continuation.yield(cached)
                     return
                 }
-                if case .success = cached {
+                if case .success(let result) = cached {
+                    reportServed(.l1, result.isStale ? .stale : .hit)
                     continuation.yield(cached)
                 }
             }

@@ -5,7 +5,8 @@ import CurlHTTP
 /// when none is installed.
 extension GraphQLClient {
     /// Sends an operation upstream as a `CacheOperation/graphQLFetch` operation, current for the caller's task.
-    /// Attributes name the operation and its type, never its variables or document.
+    /// Attributes name the operation and its type, the endpoint's host, port and path, never its variables or
+    /// document.
     func execute(
         _ httpRequest: CurlHTTPClient.Request, for request: PreparedRequest
     ) async throws(CurlHTTPError) -> CurlHTTPClient.Response {
@@ -13,10 +14,13 @@ extension GraphQLClient {
             return try await transport.execute(httpRequest)
         }
         let isQuery = request.document.kind == .query
+        let server = CacheServerAddress(url: httpRequest.url)
         var attributes = CacheOperationAttributes(
-            part: "graphql", method: httpRequest.method.rawValue,
+            part: "graphql", method: httpRequest.method.rawValue, route: server.map { CacheRouteTemplate.of($0.path) },
             graphQLOperationName: request.document.operation.operation.name ?? "anonymous",
-            graphQLOperationType: isQuery ? "query" : "mutation", outcome: isQuery ? "miss" : "uncached")
+            graphQLOperationType: isQuery ? "query" : "mutation",
+            outcome: (isQuery ? CacheOutcome.miss : CacheOutcome.bypass).rawValue, tier: CacheTier.upstream.rawValue)
+        attributes.setServer(server)
         let token = instrumentation.start(.graphQLFetch, attributes: attributes)
         let transport = transport
         let result: Result<CurlHTTPClient.Response, CurlHTTPError> = await instrumentation.withCurrent(token) {
@@ -39,15 +43,23 @@ extension GraphQLClient {
         _ level: any GraphQLSecondLevel, _ key: GraphQLSecondLevelKey
     ) async -> GraphQLSecondLevelRead {
         guard let instrumentation = configuration.instrumentation else { return await level.read(key, in: scope) }
-        var attributes = CacheOperationAttributes(part: "graphql")
+        var attributes = CacheOperationAttributes(part: "graphql", tier: CacheTier.l2.rawValue)
+        attributes.setBackend(level.backend)
         let token = instrumentation.start(.secondLevelRead, attributes: attributes)
         let read = await level.read(key, in: scope)
         switch read {
-        case .hit: attributes.outcome = "hit"
-        case .miss: attributes.outcome = "miss"
-        case .unavailable: attributes.outcome = "unavailable"
+        case .hit: attributes.outcome = CacheOutcome.hit.rawValue
+        case .miss: attributes.outcome = CacheOutcome.miss.rawValue
+        case .unavailable:
+            attributes.outcome = CacheOutcome.miss.rawValue
+            attributes.failure = "unavailable"
         }
         instrumentation.end(token, attributes: attributes)
         return read
+    }
+
+    /// A query answered from the normalized store or the second level: one call to the instrumentation.
+    func reportServed(_ tier: CacheTier, _ outcome: CacheOutcome) {
+        configuration.instrumentation?.cacheDidServe(CacheHit(part: .graphql, tier: tier, outcome: outcome))
     }
 }

@@ -48,6 +48,7 @@ extension GraphQLClient {
             level.recordUnusable(key, in: scope)
             return .upstream(readGeneration)
         }
+        reportServed(.l2, .hit)
         return .served(NetworkAnswer(data: data, errors: [], extensions: nil, wasStored: stored, fromSecondLevel: true))
     }
 

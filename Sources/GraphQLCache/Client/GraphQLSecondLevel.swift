@@ -20,6 +20,14 @@ public protocol GraphQLSecondLevel: Sendable {
 
     /// A value was found but could not be used (not a JSON object): counted, then treated as a miss.
     func recordUnusable(_ operation: GraphQLSecondLevelKey, in scope: CacheScope)
+
+    /// The store behind it, for the read's telemetry (`db.system.name`, `db.operation.name`, `server.address`).
+    /// Default: ``CacheBackendDescription/unknown``.
+    var backend: CacheBackendDescription { get }
+}
+
+extension GraphQLSecondLevel {
+    public var backend: CacheBackendDescription { .unknown }
 }
 
 /// What identifies a query's result in the second level: the canonical document (operation and fragments, as

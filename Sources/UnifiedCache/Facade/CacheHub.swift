@@ -188,9 +188,16 @@ public final class CacheHub: Sendable {
     }
 
     /// The hub's metrics in Prometheus text exposition format (0.0.4): counters per part, no session ids.
+    /// ``metricFamilies()`` rendered, for apps without a metrics library.
     public func metricsText() -> String {
-        (metrics()?.prometheusText() ?? "") + (replication?.prometheusText() ?? "")
-            + (secondLevel?.prometheusText() ?? "")
+        CacheMetricFamily.prometheusText(metricFamilies())
+    }
+
+    /// Every counter, gauge and summary of ``metricsText()`` as values (the cache's, replication's and the second
+    /// level's), for an integration that feeds a metrics backend without parsing text.
+    public func metricFamilies() -> [CacheMetricFamily] {
+        (metrics()?.metricFamilies() ?? []) + (replication?.metricFamilies() ?? [])
+            + (secondLevel?.metricFamilies() ?? [])
     }
 
     /// The hub's metrics as JSON (sorted keys), for an admin endpoint.

@@ -22,19 +22,29 @@ struct InstrumentedOperation {
         self.init(instrumentation, .sessionEnding, attributes: .init(reason: Self.name(of: ending.reason)))
     }
 
-    /// A clear published to the other replicas, with its kind (never the account, query, path or records).
-    init?(_ instrumentation: (any CacheInstrumentation)?, replicating clear: ReplicatedClear) {
-        self.init(instrumentation, .replicatedClear, attributes: .init(reason: Self.kind(of: clear)))
+    /// A clear published to the other replicas, with its kind (never the account, query, path or records) and
+    /// what the bus says of itself (`db.system.name`, `db.operation.name`, `server.address`).
+    init?(
+        _ instrumentation: (any CacheInstrumentation)?, replicating clear: ReplicatedClear,
+        over transport: any ReplicationTransport
+    ) {
+        self.init(
+            instrumentation, .replicatedClear,
+            attributes: {
+                var attributes = CacheOperationAttributes(reason: Self.kind(of: clear))
+                attributes.setBackend(transport.backend)
+                return attributes
+            }())
     }
 
     func end() {
         instrumentation.end(token, attributes: attributes)
     }
 
-    /// A reason's name; a caller's own reasons are all `custom`, so the name's values stay few.
+    /// A reason's name in snake_case; a caller's own reasons are all `custom`, so the name's values stay few.
     static func name(of reason: ClearReason) -> String {
         if case .custom = reason { return "custom" }
-        return reason.description
+        return CacheLabelCase.snake(reason.description)
     }
 
     static func kind(of clear: ReplicatedClear) -> String {
@@ -47,12 +57,12 @@ struct InstrumentedOperation {
         case .query: return "query"
         case .account: return "account"
         case .domain: return "domain"
-        case .restMutation: return "restMutation"
-        case .graphQLMutation: return "graphqlMutation"
-        case .domainsInEverySession: return "domainsInEverySession"
-        case .dropLocalCaches: return "dropLocalCaches"
+        case .restMutation: return "rest_mutation"
+        case .graphQLMutation: return "graphql_mutation"
+        case .domainsInEverySession: return "domains_in_every_session"
+        case .dropLocalCaches: return "drop_local_caches"
         case .values: return "values"
-        case .valueTagsInEveryScope: return "valueTagsInEveryScope"
+        case .valueTagsInEveryScope: return "value_tags_in_every_scope"
         }
     }
 }

@@ -3,14 +3,9 @@ import CacheCore
 extension MetricsExport {
     /// One metric family of the exposition: name (without the namespace), help, type and how to read the value.
     private struct Family {
-        enum Kind: String {
-            case counter
-            case gauge
-        }
-
         let name: String
         let help: String
-        let kind: Kind
+        let kind: CacheMetricFamily.Kind
         let value: @Sendable (CacheStatistics) -> Int
     }
 
@@ -43,23 +38,32 @@ extension MetricsExport {
     ]
 
     /// The statistics in the Prometheus text exposition format, version 0.0.4 (serve it with
-    /// ``prometheusContentType``).
+    /// ``prometheusContentType``): ``metricFamilies()`` rendered.
     ///
     /// Each family has its `# HELP` and `# TYPE` line and one sample per series, labelled `part` and `scope`;
     /// families come in a fixed order and samples sorted by part then scope, so two scrapes of equal statistics
     /// are byte for byte equal. Rates are not exported: compute them from the counters (`rate()`), which stays
     /// right across restarts and aggregations. Process gauges follow when set.
     public func prometheusText() -> String {
-        var text = ""
+        CacheMetricFamily.prometheusText(metricFamilies())
+    }
+
+    /// The statistics as metric families (counters and gauges), in the order ``prometheusText()`` writes them;
+    /// session-end reasons in snake_case (`session_expired`).
+    public func metricFamilies() -> [CacheMetricFamily] {
+        var families: [CacheMetricFamily] = []
         if !series.isEmpty {
             for family in Self.families {
                 let name = namespace + "_" + family.name
-                writeHeader(name: name, help: family.help, kind: family.kind, into: &text)
-                for entry in series {
-                    text +=
-                        name + "{part=\"" + Self.escapeLabelValue(entry.part) + "\",scope=\""
-                        + entry.scope.rawValue + "\"} " + String(family.value(entry.statistics)) + "\n"
-                }
+                families.append(
+                    CacheMetricFamily(
+                        name: name, help: family.help, kind: family.kind,
+                        samples: series.map { entry in
+                            CacheMetricFamily.Sample(
+                                name: name,
+                                labels: [.init("part", entry.part), .init("scope", entry.scope.rawValue)],
+                                value: .int(family.value(entry.statistics)))
+                        }))
             }
         }
         let gauges: [(String, String, Int?)] = [
@@ -68,36 +72,29 @@ extension MetricsExport {
             ("sessions", "Sessions open now.", process.sessions),
         ]
         for case (let suffix, let help, let value?) in gauges {
-            let name = namespace + "_" + suffix
-            writeHeader(name: name, help: help, kind: .gauge, into: &text)
-            text += name + " " + String(value) + "\n"
+            families.append(.single(namespace + "_" + suffix, help: help, kind: .gauge, value: value))
         }
         if let created = process.sessionsCreated {
-            let name = namespace + "_sessions_created_total"
-            writeHeader(name: name, help: "Sessions started.", kind: .counter, into: &text)
-            text += name + " " + String(created) + "\n"
+            families.append(
+                .single(
+                    namespace + "_sessions_created_total", help: "Sessions started.", kind: .counter, value: created))
         }
         if let ended = process.sessionsEnded {
-            let name = namespace + "_sessions_ended_total"
-            writeHeader(name: name, help: "Sessions ended, by reason.", kind: .counter, into: &text)
-            for reason in Self.sessionEndReasons.union(ended.keys).sorted() {
-                text +=
-                    name + "{reason=\"" + Self.escapeLabelValue(reason) + "\"} " + String(ended[reason, default: 0])
-                    + "\n"
-            }
+            var counts: [String: Int] = [:]
+            for reason in Self.sessionEndReasons { counts[reason] = 0 }
+            for (reason, count) in ended { counts[CacheLabelCase.snake(reason), default: 0] += count }
+            families.append(
+                .byReason(
+                    namespace + "_sessions_ended_total", help: "Sessions ended, by reason.",
+                    counts.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
         }
-        return text
+        return families
     }
 
     /// Reasons always exported (as 0 until they happen), so dashboards and alerts find every series.
     static let sessionEndReasons: Set<String> = [
-        "logout", "sessionExpired", "sessionEvicted", "principalChanged", "memoryPressure",
+        "logout", "session_expired", "session_evicted", "principal_changed", "memory_pressure",
     ]
-
-    private func writeHeader(name: String, help: String, kind: Family.Kind, into text: inout String) {
-        text += "# HELP " + name + " " + Self.escapeHelp(help) + "\n"
-        text += "# TYPE " + name + " " + kind.rawValue + "\n"
-    }
 
     /// Label values escape backslash, double quote and line feed (`\\`, `\"`, `\n`), as the format requires.
     static func escapeLabelValue(_ value: String) -> String {

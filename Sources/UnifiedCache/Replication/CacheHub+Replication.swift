@@ -13,8 +13,8 @@ extension ReplicationCoordinator {
         publish(.domainsInEverySession(names: domains.sorted(), reason: reason.replicatedName), session: nil)
     }
 
-    /// The replication series in Prometheus text exposition format, appended to ``CacheHub/metricsText()``.
-    func prometheusText(namespace: String = "ucache") -> String {
+    /// The replication families, appended to ``CacheHub/metricFamilies()``; rejection reasons in snake_case.
+    func metricFamilies(namespace: String = "ucache") -> [CacheMetricFamily] {
         let statistics = statistics
         let counters: [(String, String, Int)] = [
             ("published", "Clears this replica published.", statistics.published),
@@ -24,18 +24,18 @@ extension ReplicationCoordinator {
             ("gaps_recovered", "Times local entries were dropped after (re)subscribing.", statistics.gapsRecovered),
             ("disconnections", "Times the link to the bus went down.", statistics.disconnections),
         ]
-        var text = ""
-        PrometheusSeries.gauge(
-            "\(namespace)_replication_link_up", help: "1 when subscribed to the replication bus, else 0.",
-            value: statistics.linkState.isUp ? 1 : 0, into: &text)
-        PrometheusSeries.counters(prefix: "\(namespace)_replication", counters, into: &text)
-        let rejected = "\(namespace)_replication_rejected_total"
-        text += "# HELP \(rejected) Payloads refused (or not applied to a newer session), by reason.\n"
-        text += "# TYPE \(rejected) counter\n"
-        for reason in ReplicationRejection.allCases {
-            text += "\(rejected){reason=\"\(reason.rawValue)\"} \(statistics.rejected(reason))\n"
-        }
-        return text
+        var families: [CacheMetricFamily] = [
+            .single(
+                "\(namespace)_replication_link_up", help: "1 when subscribed to the replication bus, else 0.",
+                kind: .gauge, value: statistics.linkState.isUp ? 1 : 0)
+        ]
+        families += CacheMetricFamily.counters(prefix: "\(namespace)_replication", counters)
+        families.append(
+            .byReason(
+                "\(namespace)_replication_rejected_total",
+                help: "Payloads refused (or not applied to a newer session), by reason.",
+                ReplicationRejection.allCases.map { ($0.rawValue, statistics.rejected($0)) }))
+        return families
     }
 }
 

@@ -138,7 +138,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
     /// Seals and queues one clear, unless it is itself the application of another replica's clear.
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
-        let span = InstrumentedOperation(hub?.configuration.instrumentation, replicating: clear)
+        let span = InstrumentedOperation(
+            hub?.configuration.instrumentation, replicating: clear, over: transport)
         defer { span?.end() }
         send(ReplicationMessage(session: session, clear: clear))
     }

@@ -19,6 +19,14 @@ public protocol ReplicationTransport: Sendable {
 
     /// Stops the transport and releases its connections; nothing is delivered afterwards.
     func shutdown() async
+
+    /// What telemetry may say about the bus and its publish (`db.system.name`, `db.operation.name`,
+    /// `server.address`, `server.port`). Default: ``CacheBackendDescription/unknown``.
+    var backend: CacheBackendDescription { get }
+}
+
+extension ReplicationTransport {
+    public var backend: CacheBackendDescription { .unknown }
 }
 
 /// What a transport calls back into: the hub's replication coordinator.

@@ -33,8 +33,8 @@ extension CacheHub {
 }
 
 extension SecondLevelFront {
-    /// The `ucache_l2_*` series in Prometheus text exposition format, appended to ``CacheHub/metricsText()``.
-    func prometheusText(namespace: String = "ucache") -> String {
+    /// The `ucache_l2_*` families, appended to ``CacheHub/metricFamilies()``.
+    func metricFamilies(namespace: String = "ucache") -> [CacheMetricFamily] {
         let statistics = statistics()
         let store = statistics.store
         let counters: [(String, String, Int)] = [
@@ -62,28 +62,33 @@ extension SecondLevelFront {
             ("bytes_read", "Bytes of values read from the second level.", store.bytesRead),
             ("bytes_written", "Bytes of values sent to the second level.", store.bytesWritten),
         ]
-        var text = ""
-        PrometheusSeries.gauge(
-            "\(namespace)_l2_up", help: "1 when the second-level store is connected, else 0.",
-            value: store.isConnected ? 1 : 0, into: &text)
-        PrometheusSeries.gauge(
-            "\(namespace)_l2_circuit_open", help: "1 while the second level's circuit breaker skips the store, else 0.",
-            value: statistics.isCircuitOpen ? 1 : 0, into: &text)
-        PrometheusSeries.counters(prefix: "\(namespace)_l2", counters, into: &text)
-        let rejected = "\(namespace)_l2_rejected_total"
-        text += "# HELP \(rejected) Values refused before use (never served): format (not sealed, e.g. an earlier "
-        text += "release's), unauthentic (altered, forged or moved), oversize, rollback (a generation set back), "
-        text += "malformed and implausible (a generation or epoch no replica wrote), cleared (sealed before a clear "
-        text += "this replica saw).\n"
-        text += "# TYPE \(rejected) counter\n"
-        for (reason, count) in statistics.rejected.byReason {
-            text += "\(rejected){reason=\"\(reason)\"} \(count)\n"
-        }
+        var families: [CacheMetricFamily] = [
+            .single(
+                "\(namespace)_l2_up", help: "1 when the second-level store is connected, else 0.", kind: .gauge,
+                value: store.isConnected ? 1 : 0),
+            .single(
+                "\(namespace)_l2_circuit_open",
+                help: "1 while the second level's circuit breaker skips the store, else 0.", kind: .gauge,
+                value: statistics.isCircuitOpen ? 1 : 0),
+        ]
+        families += CacheMetricFamily.counters(prefix: "\(namespace)_l2", counters)
+        families.append(
+            .byReason(
+                "\(namespace)_l2_rejected_total",
+                help: "Values refused before use (never served): format (not sealed, e.g. an earlier "
+                    + "release's), unauthentic (altered, forged or moved), oversize, rollback (a generation set back), "
+                    + "malformed and implausible (a generation or epoch no replica wrote), cleared (sealed before a "
+                    + "clear this replica saw).",
+                statistics.rejected.byReason))
         let latency = "\(namespace)_l2_read_latency_seconds"
-        text += "# HELP \(latency) Latency of answered second-level reads.\n# TYPE \(latency) summary\n"
-        text += "\(latency)_sum \(Double(store.readLatencyNanoseconds) / 1_000_000_000)\n"
-        text += "\(latency)_count \(store.answeredReads)\n"
-        return text
+        families.append(
+            CacheMetricFamily(
+                name: latency, help: "Latency of answered second-level reads.", kind: .summary,
+                samples: [
+                    .init(name: latency + "_sum", value: .double(Double(store.readLatencyNanoseconds) / 1_000_000_000)),
+                    .init(name: latency + "_count", value: .int(store.answeredReads)),
+                ]))
+        return families
     }
 
     /// The hub's JSON metrics document with a `secondLevel` object added.

@@ -17,6 +17,8 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
         self.namespaces = front.namespaces(for: scope)
     }
 
+    var backend: CacheBackendDescription { front.store.backend }
+
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead {
         let name = front.key(.graphQL, operation.text, in: scope, namespaces)
         // Indexed under its kind and operation name only (see the tags of ``write(_:for:in:generation:)``).

@@ -16,6 +16,8 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         self.namespaces = front.namespaces(for: scope)
     }
 
+    var backend: CacheBackendDescription { front.store.backend }
+
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead {
         let name = front.key(.rest, key, in: scope, namespaces)
         let dating = SecondLevelFront.Dating<RESTSecondLevelEntry>(
