@@ -78,6 +78,28 @@ struct InstrumentationSemanticsTests {
         await hub.shutdown()
     }
 
+    @Test("an answer from the second level is one l2 hit, after a read that names Redis, its command and server")
+    func secondLevelHit() async throws {
+        let heard = Heard()
+        let harness = try await SecondLevelHarness("semantics-l2", instrumentationOfB: heard)
+        let request = SecondLevelGET(path: "/api/accounts", key: "accounts.list")
+        _ = try await harness.session(harness.a, .alice).rest.perform(with: request).get()
+        try await harness.waitForWrites(harness.a, 1)
+        _ = try await harness.session(harness.b, .alice).rest.perform(with: request).get()
+
+        #expect(heard.hits() == [CacheHit(part: .rest, tier: .l2, outcome: .hit)])
+        let read = try #require(heard.ended().first { $0.tier == "l2" })
+        let redis = try #require(URLComponents(string: harness.redisURL))
+        #expect(read.databaseSystem == "redis")
+        #expect(read.databaseOperation == "EVALSHA")
+        #expect(read.serverAddress == redis.host)
+        #expect(read.serverPort == (redis.port ?? 6379))
+        #expect(read.outcome == "hit")
+        #expect(read.errorType == nil)
+        #expect(heard.ended().allSatisfy { $0.part != "rest" || $0.tier == "l2" }, "B made no upstream call")
+        await harness.shutdown()
+    }
+
     static func hub(_ label: String, _ heard: Heard) async throws -> (FixtureTenant, CacheHub) {
         let tenant = try await FixtureServer.tenant(label)
         var configuration = CacheHub.Configuration(

@@ -27,7 +27,8 @@ struct SecondLevelHarness {
         settings: @Sendable () throws -> SettingsStore = { try SettingsStore(settings: .banking) },
         secondLevelObserverOfB: (@Sendable (SecondLevelEvent) -> Void)? = nil,
         replicationClocks: (a: any CacheClock, b: any CacheClock)? = nil,
-        circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init()
+        circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init(),
+        instrumentationOfB: (any CacheInstrumentation)? = nil
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var url = redisURL ?? ""
@@ -42,7 +43,7 @@ struct SecondLevelHarness {
             tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
             deadline: readDeadline,
             settings: try settings(), secret: secrets?.b, observer: secondLevelObserverOfB,
-            replicationClock: replicationClocks?.b, circuitBreaker: circuitBreaker)
+            replicationClock: replicationClocks?.b, circuitBreaker: circuitBreaker, instrumentation: instrumentationOfB)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -58,7 +59,8 @@ struct SecondLevelHarness {
         tenant: FixtureTenant, clock: ManualCacheClock, url: String, unique: String, replicating: Bool,
         deadline: Duration, settings: SettingsStore, secret: SecondLevelSecret? = nil,
         observer: (@Sendable (SecondLevelEvent) -> Void)? = nil, replicationClock: (any CacheClock)? = nil,
-        circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init()
+        circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init(),
+        instrumentation: (any CacheInstrumentation)? = nil
     ) throws -> CacheHub {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
@@ -79,17 +81,19 @@ struct SecondLevelHarness {
                 secret: try ReplicationSecret(Array(Self.secret.utf8)),
                 clock: replicationClock ?? SystemCacheClock())
         }
+        var configuration = CacheHub.Configuration(
+            restBaseURL: tenant.baseURL,
+            graphQLEndpoint: tenant.graphqlURL,
+            maintenance: .init(interval: nil),
+            replication: replication,
+            secondLevel: SecondLevelConfiguration(
+                store: RedisSecondLevelStore(configuration: storeConfiguration),
+                secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
+                readDeadline: deadline, observer: observer, circuitBreaker: circuitBreaker)
+        ).withBankingPresets()
+        configuration.instrumentation = instrumentation
         return try CacheHub(
-            configuration: .init(
-                restBaseURL: tenant.baseURL,
-                graphQLEndpoint: tenant.graphqlURL,
-                maintenance: .init(interval: nil),
-                replication: replication,
-                secondLevel: SecondLevelConfiguration(
-                    store: RedisSecondLevelStore(configuration: storeConfiguration),
-                    secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
-                    readDeadline: deadline, observer: observer, circuitBreaker: circuitBreaker)
-            ).withBankingPresets(),
+            configuration: configuration,
             settings: settings,
             clock: clock
         )
