@@ -23,9 +23,12 @@ public struct CacheInstrumentationGroup: CacheInstrumentation {
         return await Self.nest(members[...], tokens[...], body)
     }
 
+    /// On the hit path: members are reached by index, so none is copied out of the array.
     public func cacheDidServe(_ hit: CacheHit) {
-        for member in members {
-            member.cacheDidServe(hit)
+        var index = members.startIndex
+        while index < members.endIndex {
+            members[index].cacheDidServe(hit)
+            index += 1
         }
     }
 

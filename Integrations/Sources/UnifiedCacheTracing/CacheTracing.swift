@@ -63,16 +63,13 @@ public struct CacheTracing: CacheInstrumentation {
         return await ServiceContext.withValue(span.context) { await body() }
     }
 
-    /// A hit: an event on the caller's current span, if there is one the tracer knows.
+    /// A hit: an event on the caller's current span, if there is one the tracer knows. Its attributes are made
+    /// once per kind of hit, so a hit costs the lookup of the span and the event's append.
     public func cacheDidServe(_ hit: CacheHit) {
         guard let context = ServiceContext.current else { return }
         let tracer = tracer ?? InstrumentationSystem.tracer
-        guard let span = tracer.activeSpan(identifiedBy: context) else { return }
-        var attributes = SpanAttributes()
-        attributes[CacheAttributeName.outcome] = hit.outcome.rawValue
-        attributes[CacheAttributeName.tier] = hit.tier.rawValue
-        attributes[CacheAttributeName.part] = hit.part.rawValue
-        span.addEvent(SpanEvent(name: Self.lookupEventName, attributes: attributes))
+        guard let span = tracer.activeSpan(identifiedBy: context), span.isRecording else { return }
+        span.addEvent(SpanEvent(name: Self.lookupEventName, attributes: LookupAttributes.of(hit)))
     }
 
     /// Injects the current span's context (with a W3C tracer such as swift-otel's: the `traceparent` and
@@ -118,6 +115,55 @@ public struct CacheTracing: CacheInstrumentation {
                 case .int(let int): spanAttributes[name] = int
                 }
             }
+        }
+    }
+}
+
+/// The attributes of a `ucache.lookup` event, one set per kind of hit, made once.
+enum LookupAttributes {
+    private static let table: [SpanAttributes] = {
+        var table: [SpanAttributes] = []
+        for part in CacheHit.Part.allCases {
+            for tier in CacheTier.allCases {
+                for outcome in CacheOutcome.allCases {
+                    var attributes = SpanAttributes()
+                    attributes[CacheAttributeName.outcome] = outcome.rawValue
+                    attributes[CacheAttributeName.tier] = tier.rawValue
+                    attributes[CacheAttributeName.part] = part.rawValue
+                    table.append(attributes)
+                }
+            }
+        }
+        return table
+    }()
+
+    static func of(_ hit: CacheHit) -> SpanAttributes {
+        let tiers = CacheTier.allCases.count
+        let outcomes = CacheOutcome.allCases.count
+        return table[(ordinal(hit.part) * tiers + ordinal(hit.tier)) * outcomes + ordinal(hit.outcome)]
+    }
+
+    private static func ordinal(_ part: CacheHit.Part) -> Int {
+        switch part {
+        case .rest: return 0
+        case .graphql: return 1
+        }
+    }
+
+    private static func ordinal(_ tier: CacheTier) -> Int {
+        switch tier {
+        case .l1: return 0
+        case .l2: return 1
+        case .upstream: return 2
+        }
+    }
+
+    private static func ordinal(_ outcome: CacheOutcome) -> Int {
+        switch outcome {
+        case .hit: return 0
+        case .stale: return 1
+        case .miss: return 2
+        case .bypass: return 3
         }
     }
 }
