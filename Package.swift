@@ -70,6 +70,7 @@ let package = Package(
             name: "ucache-bench",
             dependencies: [
                 "CurlHTTP", "RESTCache", "GraphQLCache", "FixtureSupport", "UnifiedCache", "RedisReplication",
+                "CHiredis", "COpenSSL",
             ],
             swiftSettings: strictSettings
         ),

@@ -105,8 +105,12 @@ final class RedisConnection {
     /// Formats a command into the output buffer; ``flush()`` sends it. Arguments are binary-safe.
     func append(_ arguments: [[UInt8]]) throws(RedisReplicationError) {
         let lengths = arguments.map(\.count)
-        // One contiguous buffer (plus a byte, so it is never empty) and a pointer into it per argument.
-        let storage = Array(arguments.joined()) + [0]
+        // One contiguous buffer (plus a byte, so it is never empty) and a pointer into it per argument; filled by
+        // whole-array copies (a `joined()` copies byte by byte).
+        var storage: [UInt8] = []
+        storage.reserveCapacity(lengths.reduce(1, +))
+        for argument in arguments { storage.append(contentsOf: argument) }
+        storage.append(0)
         let formatted = storage.withUnsafeBufferPointer { buffer -> Bool in
             var offset = 0
             var pointers: [UnsafePointer<CChar>?] = lengths.map { length in

@@ -4,7 +4,19 @@ import Foundation
 /// machines (`--json`); nothing here is asserted, it is reported.
 @main
 struct BenchMain {
-    static func main() async {
+    /// A synchronous entry that waits for the suites on the main thread: the process never parks its main thread in
+    /// `dispatch_main`, which valgrind (`--tool=callgrind`, the instruction counts of `l2 --profile-hits`) cannot
+    /// run. The suites are nonisolated and ran on the global executor before too.
+    static func main() {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            await run()
+            done.signal()
+        }
+        done.wait()
+    }
+
+    static func run() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let suiteName = arguments.first, suiteName != "--help", suiteName != "-h" else {
             print(usage)

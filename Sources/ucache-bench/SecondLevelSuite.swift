@@ -45,8 +45,11 @@ struct SecondLevelSuite: BenchSuite {
         let cluster = redis.cluster
         let url = redis.configuration
         let prefix = "ucache-bench:l2:\(UUID().uuidString.prefix(8)):"
-        let a = try Self.hub(tenant: tenant, url: url, prefix: prefix)
-        let b = try Self.hub(tenant: tenant, url: url, prefix: prefix)
+        let profiledHits = options.int("profile-hits", default: 0)
+        // Under a profiler everything runs tens of times slower: a deadline that still lets every hit be a hit.
+        let deadline: Duration = profiledHits > 0 ? .seconds(5) : .milliseconds(5)
+        let a = try Self.hub(tenant: tenant, url: url, prefix: prefix, deadline: deadline)
+        let b = try Self.hub(tenant: tenant, url: url, prefix: prefix, deadline: deadline)
         let island = try Self.hub(tenant: tenant, url: nil, prefix: prefix)
         for hub in [a, b] { try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true } }
 
@@ -57,10 +60,23 @@ struct SecondLevelSuite: BenchSuite {
         let keys = (0..<reads).map { "bench.l2.\($0)" }
         for key in keys { _ = try await Self.read(onA, key) }
         try await Self.settle(a)
+        if profiledHits > 0 {
+            return try await Self.profile(b: b, onB: onB, keys: keys.prefix(profiledHits), hubs: [a, b, island])
+        }
+
+        // The floor beside it: a GET of a value as large as those A wrote, by a bare client on the same transport.
+        let valueBytes = a.secondLevelStatistics.map { $0.store.bytesWritten / max(1, $0.store.writes) } ?? 0
+        let bare = try cluster == nil ? BareRedisClient(url) : nil
+        let bareGet = BareRedisClient.format(["GET", "\(prefix)bare"])
+        if let bare {
+            _ = try bare.command(["SET", "\(prefix)bare", String(repeating: "x", count: valueBytes)])
+            for _ in 0..<100 { try bare.roundTrip(bareGet) }
+        }
 
         var secondLevelHits = Samples()
         var memoryHits = Samples()
         var upstream = Samples()
+        var bareRoundTrips = Samples()
         var notServedFromL2 = 0
         for key in keys {
             var begin = monotonicNanoseconds()
@@ -72,6 +88,11 @@ struct SecondLevelSuite: BenchSuite {
             begin = monotonicNanoseconds()
             _ = try await Self.read(onIsland, key)
             upstream.append(monotonicNanoseconds() - begin)
+            if let bare {
+                begin = monotonicNanoseconds()
+                guard try bare.roundTrip(bareGet) == valueBytes else { throw BenchError("the bare GET lost its value") }
+                bareRoundTrips.append(monotonicNanoseconds() - begin)
+            }
         }
 
         let graphQL = try await Self.graphQLRows(a: a, b: b, island: island, sessions: graphQLReads)
@@ -141,12 +162,14 @@ struct SecondLevelSuite: BenchSuite {
                 Self.row("L2 hit: B reads what A fetched (µs)", secondLevelHits),
                 Self.row("L1 hit (µs)", memoryHits),
                 Self.row("upstream fetch, no L2 (µs)", upstream),
-                Self.row("GraphQL L2 hit, merged into the store (µs)", graphQL.secondLevel),
-                Self.row("GraphQL normalized-store hit (µs)", graphQL.memory),
-                Self.row("GraphQL upstream fetch, no L2 (µs)", graphQL.upstream),
-                .init(name: "cold replica, warm L2", values: ["hit rate": rates[0]]),
-                .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
-            ] + shardDown + sealingRows,
+            ] + (bare == nil ? [] : [Self.row("bare Redis GET, same value size, same transport (µs)", bareRoundTrips)])
+                + [
+                    Self.row("GraphQL L2 hit, merged into the store (µs)", graphQL.secondLevel),
+                    Self.row("GraphQL normalized-store hit (µs)", graphQL.memory),
+                    Self.row("GraphQL upstream fetch, no L2 (µs)", graphQL.upstream),
+                    .init(name: "cold replica, warm L2", values: ["hit rate": rates[0]]),
+                    .init(name: "cold replica, no L2", values: ["hit rate": rates[1]]),
+                ] + shardDown + sealingRows,
             notes: [
                 "\(redis.note); read deadline 5 ms.",
                 "\(notServedFromL2) of \(reads) L2 reads were not hits; B's store: \(statistics?.store.timeouts ?? 0) "
@@ -154,8 +177,41 @@ struct SecondLevelSuite: BenchSuite {
                 "Workload: \(sessions) sessions × \(routes) entries, each read twice, shuffled.",
                 "A (filling L2): \(fill?.store.writes ?? 0) writes, \(fill?.store.droppedWrites ?? 0) dropped, "
                     + "\(fill?.store.timeouts ?? 0) read timeouts (nothing written for those).",
-            ] + shardNote
+            ] + Self.ratioLines(secondLevelHits, over: bareRoundTrips, tls: url.tls != nil, valueBytes: valueBytes)
+                + shardNote
         )
+    }
+
+    /// The L2 hit against the bare round trip measured in the same loop, each on its own line.
+    private static func ratioLines(_ hits: Samples, over bare: Samples, tls: Bool, valueBytes: Int) -> [String] {
+        guard bare.percentile(0.5) > 0 else { return [] }
+        let transport = tls ? " over TLS" : ""
+        return [
+            "Bare round trip: GET of a \(valueBytes)-byte value (the size A wrote) by the bench's own client "
+                + "(one blocking socket, hiredis reader), interleaved with the reads above.",
+            String(
+                format: "L2 hit ÷ bare round trip\(transport) (p50): %.2f", hits.percentile(0.5) / bare.percentile(0.5)),
+            String(
+                format: "L2 hit ÷ bare round trip\(transport) (p99): %.2f",
+                hits.percentile(0.99) / bare.percentile(0.99)),
+        ]
+    }
+
+    /// `--profile-hits N`: only N L2 hits on B after the fill, for a profiler (`valgrind --tool=callgrind`): two runs
+    /// with the same `--reads` and a different N give the instructions of one hit (all threads) by difference.
+    private static func profile(b: CacheHub, onB: CacheSession, keys: ArraySlice<String>, hubs: [CacheHub])
+        async throws -> BenchReport
+    {
+        var samples = Samples()
+        for key in keys {
+            let begin = monotonicNanoseconds()
+            guard try await read(onB, key) == .cache else { throw BenchError("a profiled read was not an L2 hit") }
+            samples.append(monotonicNanoseconds() - begin)
+        }
+        for hub in hubs { await hub.shutdown() }
+        return BenchReport(
+            suite: "l2", machine: BenchReport.machineDescription, columns: ["p50", "p99", "max"],
+            rows: [row("L2 hit, profiled (µs)", samples)], notes: ["\(keys.count) L2 hits only (--profile-hits)."])
     }
 
     private static let accounts = UntypedGraphQLOperation(
@@ -265,7 +321,8 @@ struct SecondLevelSuite: BenchSuite {
     }
 
     static func hub(
-        tenant: FixtureTenant, url: RedisReplicationConfiguration?, prefix: String
+        tenant: FixtureTenant, url: RedisReplicationConfiguration?, prefix: String,
+        deadline: Duration = .milliseconds(5)
     ) throws -> CacheHub {
         var secondLevel: SecondLevelConfiguration?
         if let url {
@@ -274,6 +331,7 @@ struct SecondLevelSuite: BenchSuite {
             secondLevel = SecondLevelConfiguration(
                 store: RedisSecondLevelStore(configuration: redis),
                 secret: try SecondLevelSecret(Array("bench-fleet-secret-0123456789-0123".utf8)))
+            secondLevel?.readDeadline = deadline
         }
         return try CacheHub(
             configuration: .init(

@@ -11,6 +11,9 @@ final class SecondLevelFront: Sendable {
     let configuration: SecondLevelConfiguration
     /// Names under the current key: what this replica reads and writes.
     let names: SecondLevelNames
+    /// The shared scope's namespace, hashed once: every session's REST and GraphQL view (made on each access) names
+    /// it beside the session's own.
+    let sharedNamespace: SecondLevelNamespace
     /// Names under every key of the ring, current first: what clears reach (see ``SecondLevelSecret``).
     let namesUnderEveryKey: [SecondLevelNames]
     /// Seals every value written, opens every value read.
@@ -52,6 +55,7 @@ final class SecondLevelFront: Sendable {
         self.circuit = SecondLevelCircuit(
             configuration: configuration.circuitBreaker, clock: clock, observer: configuration.observer)
         self.names = SecondLevelNames(secret: configuration.secret)
+        self.sharedNamespace = names.namespace(of: .shared)
         self.namesUnderEveryKey = configuration.secret.everyKey.map(SecondLevelNames.init(secret:))
         self.sealing = SecondLevelSealing(secret: configuration.secret)
         self.generations = SecondLevelGenerationGuard(memory: configuration.maximumTimeToLive)
@@ -78,7 +82,9 @@ final class SecondLevelFront: Sendable {
     }
 
     func namespaces(for scope: CacheScope) -> SessionNamespaces {
-        SessionNamespaces(scope: scope, session: names.namespace(of: scope), shared: names.namespace(of: .shared))
+        SessionNamespaces(
+            scope: scope, session: scope == .shared ? sharedNamespace : names.namespace(of: scope),
+            shared: sharedNamespace)
     }
 
     /// The name of an entry, with the session's namespaces hashed once.
