@@ -22,10 +22,12 @@ import CacheCore
 ///
 /// Views are cheap: ask the session again or keep one for a handler's calls.
 public struct CachedValues: Sendable {
+    @usableFromInline
     let core: ValueCore
     /// The scope the door reads and writes: the session's, or `.shared` for ``CacheHub/values``.
     public let scope: CacheScope
     /// The session bound to the door (nil for the shared scope): its closed flag stops every read and write.
+    @usableFromInline
     let session: CacheSession?
 
     init(core: ValueCore, scope: CacheScope, session: CacheSession?) {
@@ -48,13 +50,19 @@ public struct CachedValues: Sendable {
     /// - Throws: the factory's error (to every caller waiting for that run), ``UnifiedCacheError`` with
     ///   ``UnifiedCacheError/Code/invalidValueRequest``, ``UnifiedCacheError/Code/valueNotEncodable`` or
     ///   ``UnifiedCacheError/Code/sessionEnded``, or `CancellationError` when the caller was cancelled.
+    @inlinable
     public func value<Value: Codable & Sendable>(
         forKey key: String,
         tags: Set<String> = [],
         options: ValueCacheOptions = ValueCacheOptions(),
         factory: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        try await core.value(
+        // The hit path, specialized in the caller for `Value`: the closed flag, one lookup, one cast.
+        if let session, session.isClosed { throw ValueCore.ended }
+        if case .fresh(let entry) = core.store.lookup(key, in: scope), let value = entry.value as? Value {
+            return value
+        }
+        return try await core.miss(
             forKey: key, tags: tags, options: options, in: scope, session: session, factory: factory)
     }
 
@@ -87,6 +95,7 @@ public struct SharedValues: Sendable {
     }
 
     /// ``CachedValues/value(forKey:tags:options:factory:)`` in the shared scope.
+    @inlinable
     public func value<Value: Codable & Sendable>(
         forKey key: String,
         tags: Set<String> = [],

@@ -11,6 +11,7 @@ import Synchronization
 /// The store's indexes carry the door's vocabulary: an entry's `domains` are its tags and its `entityKeys` hold its
 /// own key, so a clear by tag or by key is an indexed clear that moves the scope to a new generation, and a factory
 /// still running when it happens does not store its value (no write after clear).
+@usableFromInline
 final class ValueCore: Sendable {
     /// One factory run per key, scope and value type.
     struct FlightKey: Hashable, Sendable {
@@ -21,6 +22,7 @@ final class ValueCore: Sendable {
 
     typealias FlightResult = Result<any Sendable, any Error>
 
+    @usableFromInline
     let store: CacheStore
     let flights = InFlightCalls<FlightKey, FlightResult>()
     let coder: any ValueCoder
@@ -42,16 +44,13 @@ final class ValueCore: Sendable {
 
     // MARK: Reading
 
-    /// The value under `key` in `scope`: a fresh hit in memory, else one factory run (or second-level read) shared
-    /// by every concurrent caller with the same key, scope and type.
-    func value<Value: Codable & Sendable>(
+    /// The value under `key` in `scope` after a miss in memory (the door's inlinable hit path looked first): one
+    /// factory run (or second-level read) shared by every concurrent caller with the same key, scope and type.
+    @usableFromInline
+    func miss<Value: Codable & Sendable>(
         forKey key: String, tags: Set<String>, options: ValueCacheOptions, in scope: CacheScope,
         session: CacheSession?, factory: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        if let session, session.isClosed { throw Self.ended }
-        if case .fresh(let entry) = store.lookup(key, in: scope), let value = entry.value as? Value {
-            return value
-        }
         let request = try ValueRequest(key: key, tags: tags, options: options)
         let generation = store.generation(of: scope)
         let flight = FlightKey(scope: scope, key: key, type: ObjectIdentifier(Value.self))
@@ -179,6 +178,7 @@ final class ValueCore: Sendable {
         return statistics
     }
 
+    @usableFromInline
     static let ended = UnifiedCacheError(
         code: .sessionEnded, message: "The session ended: its value door refuses work.")
 }
