@@ -28,6 +28,11 @@ public struct UnifiedCacheError: Error, CustomStringConvertible, Sendable {
         public static let invalidMetrics = Code("invalidMetrics")
         /// A clear finished every part it could but at least one part failed; the report says which.
         public static let partialClearFailure = Code("partialClearFailure")
+        /// The upstream said a bearer token is not valid (401 or 403), or the token is malformed or missing.
+        public static let tokenRejected = Code("tokenRejected")
+        /// The upstream could not say whether a token is valid (unreachable, an error status, an unreadable answer,
+        /// too many verifications at once); nothing was remembered, the next request asks again.
+        public static let tokenVerificationUnavailable = Code("tokenVerificationUnavailable")
 
         public var description: String {
             name
