@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// UnifiedCache in the server-side Swift ecosystem: swift-log, swift-metrics, swift-distributed-tracing and
-// ServiceLifecycle. Its own package, so the library's Package.swift keeps zero dependencies; one product per concern,
+// UnifiedCache in the server-side Swift ecosystem: Hummingbird, swift-log, swift-metrics, swift-distributed-tracing
+// and ServiceLifecycle. Its own package, so the library's Package.swift keeps zero dependencies; one product per concern,
 // so an app links only the API packages it takes (see Integrations/README.md).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "UnifiedCacheMetrics", targets: ["UnifiedCacheMetrics"]),
         .library(name: "UnifiedCacheTracing", targets: ["UnifiedCacheTracing"]),
         .library(name: "UnifiedCacheServiceLifecycle", targets: ["UnifiedCacheServiceLifecycle"]),
+        .library(name: "UnifiedCacheHummingbird", targets: ["UnifiedCacheHummingbird"]),
     ],
     dependencies: [
         .package(name: "UnifiedCache", path: ".."),
@@ -23,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -58,6 +61,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "UnifiedCacheHummingbird",
+            dependencies: [
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "unified-cache-integrations-bench",
             dependencies: [
@@ -78,6 +90,18 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnifiedCacheHummingbirdTests",
+            dependencies: [
+                "UnifiedCacheHummingbird",
+                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                .product(name: "RedisReplication", package: "UnifiedCache"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),

@@ -37,6 +37,11 @@ public struct UnifiedCacheError: Error, CustomStringConvertible, Sendable {
         /// The session ended (logout, expiry, another principal) or was closed: its value door refuses work, so
         /// nothing is read or stored in its scope any more.
         public static let sessionEnded = Code("sessionEnded")
+        /// The upstream said a bearer token is not valid (401 or 403), or the token is malformed or missing.
+        public static let tokenRejected = Code("tokenRejected")
+        /// The upstream could not say whether a token is valid (unreachable, an error status, an unreadable answer,
+        /// too many verifications at once); nothing was remembered, the next request asks again.
+        public static let tokenVerificationUnavailable = Code("tokenVerificationUnavailable")
 
         public var description: String {
             name

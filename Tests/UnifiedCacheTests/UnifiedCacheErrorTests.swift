@@ -38,10 +38,12 @@ struct UnifiedCacheErrorTests {
     func codes() {
         let codes: [UnifiedCacheError.Code] = [
             .invalidSettings, .settingsFileUnreadable, .invalidDomain, .unknownDomain, .duplicateDomain,
-            .invalidMetrics, .partialClearFailure,
+            .invalidMetrics, .partialClearFailure, .invalidValueRequest, .valueNotEncodable, .sessionEnded,
+            .tokenRejected, .tokenVerificationUnavailable,
         ]
 
         #expect(Set(codes).count == codes.count)
         #expect(UnifiedCacheError.Code.partialClearFailure.description == "partialClearFailure")
+        #expect(UnifiedCacheError.Code.tokenRejected.description == "tokenRejected")
     }
 }
