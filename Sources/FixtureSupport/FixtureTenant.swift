@@ -63,9 +63,10 @@ public struct FixtureTenant: Sendable {
 
     /// Holds every matching request's answer until ``releaseHeldAnswers()`` (10 s at most, scaled under the sanitizers):
     /// a test acts while a call is surely in flight, however slowly the test itself runs, then lets the answer go. A
-    /// fixed latency instead races the test: under load, polling for the call's arrival can outlast it.
-    public func holdAnswers(route: String? = nil, operation: String? = nil) async throws {
-        var object: [String: Any] = ["ms": TestTiming.milliseconds(10_000), "held": true]
+    /// fixed latency instead races the test: under load, polling for the call's arrival can outlast it. With
+    /// `answerFirst`, each answer is computed when its request arrives (the state it saw), then held.
+    public func holdAnswers(route: String? = nil, operation: String? = nil, answerFirst: Bool = false) async throws {
+        var object: [String: Any] = ["ms": TestTiming.milliseconds(10_000), "held": true, "answerFirst": answerFirst]
         if let route { object["route"] = route }
         if let operation { object["operation"] = operation }
         _ = try await control(.post, "/__control/latency", json: object)

@@ -103,7 +103,9 @@ struct ClientReadYourWritesTests {
     @Test("fetchIgnoringCacheData during an older call makes its own; cache-first queries after it join it")
     func networkOnlyQueryStartsItsOwnCall() async throws {
         let harness = try await ClientHarness("gqlryw-refresh", transportConfiguration: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, operation: "AccountBalance", answerFirst: true)
+        // Held, not delayed: the older call must still be in flight when the follower comes, however loaded the
+        // machine (each answer is computed when its request arrives, and sent at the release).
+        try await harness.tenant.holdAnswers(operation: "AccountBalance", answerFirst: true)
         let client = try harness.client()
         let older = Task { await client.fetch(query: AccountBalanceQuery(id: "101")) }
         try await waitUntil { try await harness.count("AccountBalance") == 1 }
@@ -115,7 +117,11 @@ struct ClientReadYourWritesTests {
             await client.fetch(query: AccountBalanceQuery(id: "101"), cachePolicy: .fetchIgnoringCacheData)
         }
         try await waitUntil { try await harness.count("AccountBalance") == 2 }
-        let follower = try await client.fetch(query: AccountBalanceQuery(id: "101")).value()
+        let waiters = client.inFlightWaiterCount
+        let following = Task { await client.fetch(query: AccountBalanceQuery(id: "101")) }
+        try await waitUntil { client.inFlightWaiterCount == waiters + 1 }
+        try await harness.tenant.releaseHeldAnswers()
+        let follower = try await following.value.value()
 
         #expect(try await older.value.value().data.account?.balance == 2500)
         #expect(try await refresh.value.value().data.account?.balance == 2495)

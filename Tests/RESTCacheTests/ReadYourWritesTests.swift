@@ -96,7 +96,9 @@ struct ReadYourWritesTests {
     @Test("a network-only read during an older call makes its own; cache-first reads after it join the new one")
     func networkOnlyReadStartsItsOwnCall() async throws {
         let harness = try await Harness("ryw-refresh", transport: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, route: balanceRoute, answerFirst: true)
+        // Held, not delayed: the older call must still be in flight when the follower comes, however loaded the
+        // machine (each answer is computed when its request arrives, and sent at the release).
+        try await harness.tenant.holdAnswers(route: balanceRoute, answerFirst: true)
         let service = harness.service()
         let older = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
         try await waitForCount(harness, balanceRoute, 1)
@@ -108,7 +110,10 @@ struct ReadYourWritesTests {
         try await waitForCount(harness, balanceRoute, 2)
         let flight = CachedRequestStateManager.Key(scope: .session("alice"), key: "balances.101")
         try await waitUntil { service.requestStates.waiterCount(for: flight) == 1 }
-        let follower = try await service.perform(with: BalanceRequest(accountId: "101")).value()
+        let following = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
+        try await waitUntil { service.requestStates.waiterCount(for: flight) == 2 }
+        try await harness.tenant.releaseHeldAnswers()
+        let follower = try await following.value.value()
 
         #expect(try await older.value.value().balance == 2500)
         #expect(try await refresh.value.value().balance == 2475)
