@@ -86,8 +86,8 @@ single_replica() {
   check "traces: the dashboard's server span has the cache's REST and GraphQL fetch spans as children" \
     test "$(json "'yes' if any(a['name'] == '/dashboard' and {'GET /api/accounts', 'query AccountBalances'} <= {b['name'] for b in d if b['parent'] == a['span'] and b['trace'] == a['trace']} for a in d) else 'no'" <<<"$spans")" = yes
   dashboard_metrics=$(fetch "$BFF_URL/metrics")
-  check "metrics: the registry has the cache's misses and its upstream call timer (swift-metrics)" eval \
-    'grep -q "^ucache_misses_total{" <<<"$dashboard_metrics" && grep -q "^ucache_upstream_request_duration_seconds_count{" <<<"$dashboard_metrics"'
+  check "metrics: the registry has the cache's misses and OpenTelemetry's http.client.request.duration (swift-metrics)" eval \
+    'grep -q "^ucache_misses_total{" <<<"$dashboard_metrics" && grep -qE "^http_client_request_duration(_seconds)?_count\{" <<<"$dashboard_metrics"'
   check "logs: the dashboard's upstream calls are in the BFF's log (debug)" \
     grep -q "cache upstream call" "$SERVER_LOGS/bff.out" "$SERVER_LOGS/bff.err"
 
