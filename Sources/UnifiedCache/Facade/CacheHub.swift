@@ -82,27 +82,18 @@ public final class CacheHub: Sendable {
             self.client = try CurlHTTPClient(configuration: configuration.transport)
             let budget = try MemoryBudget(limit: limits.processBudgetBytes)
             self.budget = budget
-            let restStore = try CacheStore(
-                configuration: .init(
-                    maxEntriesPerScope: limits.maxEntriesPerSession,
-                    maxBytesPerScope: limits.maxBytesPerSession,
-                    defaultTimeout: current.defaultTimeout
-                ),
-                clock: clock,
-                budget: budget,
-                observer: observer
+            // REST answers and cached values live in stores of their own, with the same per-session limits and
+            // the one process-wide budget.
+            let storeConfiguration = CacheStore.Configuration(
+                maxEntriesPerScope: limits.maxEntriesPerSession,
+                maxBytesPerScope: limits.maxBytesPerSession,
+                defaultTimeout: current.defaultTimeout
             )
+            let restStore = try CacheStore(
+                configuration: storeConfiguration, clock: clock, budget: budget, observer: observer)
             self.restStore = restStore
             let valueStore = try CacheStore(
-                configuration: .init(
-                    maxEntriesPerScope: limits.maxEntriesPerSession,
-                    maxBytesPerScope: limits.maxBytesPerSession,
-                    defaultTimeout: current.defaultTimeout
-                ),
-                clock: clock,
-                budget: budget,
-                observer: observer
-            )
+                configuration: storeConfiguration, clock: clock, budget: budget, observer: observer)
             self.valueStore = valueStore
             let valueCore = ValueCore(
                 store: valueStore, coder: configuration.valueCoder, secondLevel: secondLevel, replication: replication)
