@@ -79,6 +79,7 @@ public final class UpstreamTokenVerifier: Sendable {
     private let calls = Atomic<Int>(0)
 
     /// - Parameters:
+    ///   - configuration: which endpoint to ask, where the user id is in its answer, and how long verdicts last.
     ///   - client: the HTTP client the calls go through (the hub's `client`, say).
     ///   - clock: decides when a verdict expires; a `ManualCacheClock` in tests.
     public init(configuration: Configuration, client: CurlHTTPClient, clock: any CacheClock = SystemCacheClock()) {
