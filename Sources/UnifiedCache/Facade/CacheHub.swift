@@ -163,11 +163,19 @@ public final class CacheHub: Sendable {
     public func metrics() -> MetricsExport? {
         let statistics = statistics()
         let lifecycle = sessionStatistics()
-        return try? MetricsExport(
-            series: [
+        let values = values.statistics()
+        guard
+            var series = try? [
                 MetricsExport.Series(part: "rest", statistics: statistics.rest),
                 MetricsExport.Series(part: "graphql", statistics: statistics.graphQL),
-            ],
+            ]
+        else { return nil }
+        // The value door's series only once it was used: a REST and GraphQL app's exposition stays as it was.
+        if values.wasUsed, let valueSeries = try? MetricsExport.Series(part: "values", statistics: values.memory) {
+            series.append(valueSeries)
+        }
+        return try? MetricsExport(
+            series: series,
             process: .init(
                 memoryBudgetBytes: budget.limit,
                 memoryUsedBytes: budget.usedBytes,
@@ -184,11 +192,15 @@ public final class CacheHub: Sendable {
         CacheMetricFamily.prometheusText(metricFamilies())
     }
 
-    /// Every counter, gauge and summary of ``metricsText()`` as values (the cache's, replication's and the second
-    /// level's), for an integration that feeds a metrics backend without parsing text.
+    /// Every counter, gauge and summary of ``metricsText()`` as values (the cache's, the value door's once used,
+    /// replication's and the second level's), for an integration that feeds a metrics backend without parsing text.
     public func metricFamilies() -> [CacheMetricFamily] {
-        (metrics()?.metricFamilies() ?? []) + (replication?.metricFamilies() ?? [])
-            + (secondLevel?.metricFamilies() ?? [])
+        var families = metrics()?.metricFamilies() ?? []
+        let values = values.statistics()
+        if values.wasUsed { families += values.metricFamilies() }
+        families += replication?.metricFamilies() ?? []
+        families += secondLevel?.metricFamilies() ?? []
+        return families
     }
 
     /// The hub's metrics as JSON (sorted keys), for an admin endpoint.
