@@ -19,30 +19,10 @@ struct EntityLinkTests {
         variables: ["input": ["fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 40.0, "reference": "t"]]
     )
 
-    private let graphQLBalance = UntypedGraphQLOperation(
-        document: "query AccountBalance($id: ID!) { account(id: $id) { id balance availableBalance } }",
-        operationName: "AccountBalance",
-        variables: ["id": "101"]
-    )
-
     private let graphQLSummary = UntypedGraphQLOperation(
         document: "query AccountSummary { accounts { id name type currency } }",
         operationName: "AccountSummary"
     )
-
-    private struct PaymentBody: Encodable, Sendable {
-        var fromAccountId = "101"
-        var payeeId = "payee-alice-1"
-        var amount = 40.0
-        var reference = "t"
-    }
-
-    private struct RESTPayment: RequestType {
-        typealias Response = AnyJSON
-        var method: CurlHTTPClient.Method { .post }
-        var path: String { "/api/payments" }
-        var body: PaymentBody? = PaymentBody()
-    }
 
     @Test("a GraphQL makePayment invalidates the cached REST balance of that account")
     func graphQLMutationInvalidatesREST() async throws {
@@ -65,7 +45,7 @@ struct EntityLinkTests {
         let harness = try await FacadeHarness("linkquery")
         let alice = harness.session(.alice)
         _ = try await alice.rest.perform(with: restBalance).get()
-        #expect(await alice.graphQL.fetch(operation: graphQLBalance).isSuccess)
+        #expect(await alice.graphQL.fetch(operation: accountBalanceQuery).isSuccess)
         #expect(try await alice.rest.performWithSource(with: restBalance).get().source == .cache)
     }
 
@@ -73,16 +53,16 @@ struct EntityLinkTests {
     func restMutationEvictsGraphQLFields() async throws {
         let harness = try await FacadeHarness("linkrest")
         let alice = harness.session(.alice)
-        #expect(await alice.graphQL.fetch(operation: graphQLBalance).isSuccess)
+        #expect(await alice.graphQL.fetch(operation: accountBalanceQuery).isSuccess)
         #expect(await alice.graphQL.fetch(operation: graphQLSummary).isSuccess)
 
         _ = try await alice.rest.perform(with: RESTPayment()).get()
 
-        let balance = await alice.graphQL.fetch(operation: graphQLBalance, cachePolicy: .returnCacheDataDontFetch)
+        let balance = await alice.graphQL.fetch(operation: accountBalanceQuery, cachePolicy: .returnCacheDataDontFetch)
         #expect(!balance.isSuccess, "the balance should have been evicted")
         let summary = await alice.graphQL.fetch(operation: graphQLSummary, cachePolicy: .returnCacheDataDontFetch)
         #expect(summary.isSuccess, "the account's other fields stay")
-        let refreshed = try await alice.graphQL.fetch(operation: graphQLBalance).get()
+        let refreshed = try await alice.graphQL.fetch(operation: accountBalanceQuery).get()
         #expect(refreshed.source == .network)
         #expect(refreshed.data["account"]?.objectValue?["balance"] == .double(2460))
     }

@@ -7,26 +7,6 @@ import UnifiedCache
 
 @Suite("Defaults are neutral; the bank's presets are opt-in")
 struct NeutralDefaultsTests {
-    private let graphQLBalance = UntypedGraphQLOperation(
-        document: "query AccountBalance($id: ID!) { account(id: $id) { id balance availableBalance } }",
-        operationName: "AccountBalance",
-        variables: ["id": "101"]
-    )
-
-    private struct PaymentBody: Encodable, Sendable {
-        var fromAccountId = "101"
-        var payeeId = "payee-alice-1"
-        var amount = 40.0
-        var reference = "t"
-    }
-
-    private struct RESTPayment: RequestType {
-        typealias Response = AnyJSON
-        var method: CurlHTTPClient.Method { .post }
-        var path: String { "/api/payments" }
-        var body: PaymentBody? = PaymentBody()
-    }
-
     @Test("CacheSettings() has an empty domain map; CacheSettings.banking has the bank's")
     func settingsDefault() {
         #expect(CacheSettings().domainMap.domains.isEmpty)
@@ -88,17 +68,18 @@ struct NeutralDefaultsTests {
     func entityLinks() async throws {
         let neutral = try await FacadeHarness("neutrallinks", bankingPresets: false)
         let neutralAlice = neutral.session(.alice)
-        #expect(await neutralAlice.graphQL.fetch(operation: graphQLBalance).isSuccess)
+        #expect(await neutralAlice.graphQL.fetch(operation: accountBalanceQuery).isSuccess)
         _ = try await neutralAlice.rest.perform(with: RESTPayment()).get()
-        let kept = await neutralAlice.graphQL.fetch(operation: graphQLBalance, cachePolicy: .returnCacheDataDontFetch)
+        let kept = await neutralAlice.graphQL.fetch(
+            operation: accountBalanceQuery, cachePolicy: .returnCacheDataDontFetch)
         #expect(kept.isSuccess)
 
         let banking = try await FacadeHarness("bankinglinks")
         let bankingAlice = banking.session(.alice)
-        #expect(await bankingAlice.graphQL.fetch(operation: graphQLBalance).isSuccess)
+        #expect(await bankingAlice.graphQL.fetch(operation: accountBalanceQuery).isSuccess)
         _ = try await bankingAlice.rest.perform(with: RESTPayment()).get()
         let evicted = await bankingAlice.graphQL.fetch(
-            operation: graphQLBalance, cachePolicy: .returnCacheDataDontFetch)
+            operation: accountBalanceQuery, cachePolicy: .returnCacheDataDontFetch)
         #expect(!evicted.isSuccess)
     }
 
@@ -110,7 +91,7 @@ struct NeutralDefaultsTests {
         let summary = CachedGET(path: "/api/accounts", key: "accountSummary.list")
         _ = try await alice.rest.perform(with: balance).get()
         _ = try await alice.rest.perform(with: summary).get()
-        #expect(await alice.graphQL.fetch(operation: graphQLBalance).isSuccess)
+        #expect(await alice.graphQL.fetch(operation: accountBalanceQuery).isSuccess)
 
         let report = await alice.cacheManager.clearBalancesCache()
 
@@ -118,7 +99,7 @@ struct NeutralDefaultsTests {
         #expect(report.operation == "clearBalancesCache()")
         #expect(try await alice.rest.performWithSource(with: balance).get().source == .network)
         #expect(try await alice.rest.performWithSource(with: summary).get().source == .cache)
-        let cached = await alice.graphQL.fetch(operation: graphQLBalance, cachePolicy: .returnCacheDataDontFetch)
+        let cached = await alice.graphQL.fetch(operation: accountBalanceQuery, cachePolicy: .returnCacheDataDontFetch)
         #expect(!cached.isSuccess, "the balance fields should have been evicted")
         #expect(harness.hub.settings.current.domainMap.domains.isEmpty, "the fallback does not change the map")
     }
