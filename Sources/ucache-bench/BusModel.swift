@@ -16,7 +16,9 @@ struct BusModel {
     let redisPerDelivery: Double
     let baseP99: Double
 
-    init(points: [BusSuite.Point]) {
+    init(points all: [BusSuite.Point]) {
+        let unsaturated = all.filter { $0.delivered * 100 >= $0.expected * 95 }
+        let points = unsaturated.count >= 3 ? unsaturated : all
         let replica = Self.leastSquares(points.map { ([1, $0.rate], $0.replicaCPU) })
         (replicaFixed, replicaPerMessage) = (replica[0], replica[1])
         let redis = Self.leastSquares(

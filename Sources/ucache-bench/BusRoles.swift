@@ -22,6 +22,7 @@ enum BusRoles {
         /// User plus system CPU of the whole process between GO and STOP.
         var cpuSeconds: Double
         var wallSeconds: Double
+        /// Clears applied, or found to concern no session held here.
         var applied: Int
         var delays: [UInt64]
     }
@@ -59,20 +60,21 @@ enum BusRoles {
         }
     }
 
-    /// Hosts `--hubs` subscribing hubs, each holding the publisher's session, and reports the CPU they took.
+    /// Hosts `--hubs` subscribing hubs, each holding the publisher's session (none under `--held 0`), and reports
+    /// the CPU they took.
     static func subscriber(options: BenchOptions) async throws {
         let count = options.int("hubs", default: 5)
         let recorders = (0..<count).map { _ in DeliveryRecorder() }
         let hubs = try recorders.map { try hub(observer: $0) }
         try await waitUntilSubscribed(hubs)
-        let sessions = hubs.map(session(on:))
+        let sessions = options.int("held", default: 1) == 1 ? hubs.map(session(on:)) : []
         announce("READY")
         guard readLine() == "GO" else { throw BenchError("the driver did not say GO") }
         let (cpuBefore, wallBefore) = (processCPUSeconds(), monotonicNanoseconds())
         for recorder in recorders { recorder.isRecording = true }
         guard readLine() == "STOP" else { throw BenchError("the driver did not say STOP") }
         let (cpuAfter, wallAfter) = (processCPUSeconds(), monotonicNanoseconds())
-        let applied = hubs.reduce(0) { $0 + ($1.replicationStatistics?.applied ?? 0) }
+        let applied = hubs.reduce(0) { $0 + ($1.replicationStatistics.map { $0.applied + $0.unknownSession } ?? 0) }
         let result = SubscriberResult(
             hubs: count, cpuSeconds: cpuAfter - cpuBefore, wallSeconds: Double(wallAfter - wallBefore) / 1e9,
             applied: applied, delays: recorders.flatMap(\.delays))
