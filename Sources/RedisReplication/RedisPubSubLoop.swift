@@ -167,8 +167,8 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
 
     /// Linux: puts this thread under `SCHED_BATCH`, so waking it (every publish does) never preempts the request
     /// that published: the Redis I/O runs at the next scheduling point instead of inside the caller's time slice.
-    /// A replicated clear then costs the caller what it costs to seal and queue, not a context switch; on a busy
-    /// machine the clear reaches Redis a scheduling tick later at most.
+    /// Whoever publishes (the hub's sealing task) then pays for queueing, not a context switch; on a busy machine
+    /// the clear reaches Redis a scheduling tick later at most.
     private static func yieldToRequests() {
         #if os(Linux)
             // SCHED_BATCH is 3 in the Linux ABI (uapi linux/sched.h); glibc only declares it under _GNU_SOURCE.
