@@ -54,6 +54,14 @@ final class RedisLink {
         }
     }
 
+    /// Whether a PUBLISH sent on this link still waits for Redis's answer.
+    var owesPublishReplies: Bool {
+        pending.contains { item in
+            if case .publish = item { return true }
+            return false
+        }
+    }
+
     /// Queues PUBLISH commands. Every payload counts as pending before it is queued, so a failure midway leaves
     /// none of them lost: the caller re-queues ``unacknowledged``.
     func publish(_ payloads: [[UInt8]], channel: String) throws(RedisReplicationError) {

@@ -131,6 +131,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
                 nextAttempt = clock.now + RedisBackoff.advance(&backoff, maximum: configuration.maximumBackoff)
             }
         }
+        if let current = link { flush(current) }
         link = nil
         report(.stopped)
         let waiters = shared.withLock { shared in
@@ -142,10 +143,32 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// On stop, with the link up: sends what is still queued and waits until Redis has acknowledged every PUBLISH,
+    /// at most the command timeout, delivering what arrives meanwhile. A clear queued before the hub shut down then
+    /// still reaches the other replicas; with the link down (or Redis silent) it goes, as it would on a crash.
+    private func flush(_ link: RedisLink) {
+        let outgoing = shared.withLock { shared in
+            defer { shared.outbox.removeAll() }
+            return shared.outbox
+        }
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.commandTimeout
+        do {
+            try link.publish(outgoing, channel: configuration.channel)
+            while link.owesPublishReplies, clock.now < deadline {
+                let messages = try link.turn(wakeReader: wakePipe.reader)
+                let receiver = shared.withLock { $0.receiver }
+                for message in messages { receiver?.transportDidReceive(message) }
+            }
+        } catch {
+            // The link failed while flushing: what it did not send goes with it.
+        }
+    }
+
     /// Linux: puts this thread under `SCHED_BATCH`, so waking it (every publish does) never preempts the request
     /// that published: the Redis I/O runs at the next scheduling point instead of inside the caller's time slice.
-    /// A replicated clear then costs the caller what it costs to seal and queue, not a context switch; on a busy
-    /// machine the clear reaches Redis a scheduling tick later at most.
+    /// Whoever publishes (the hub's sealing task) then pays for queueing, not a context switch; on a busy machine
+    /// the clear reaches Redis a scheduling tick later at most.
     private static func yieldToRequests() {
         #if os(Linux)
             // SCHED_BATCH is 3 in the Linux ABI (uapi linux/sched.h); glibc only declares it under _GNU_SOURCE.

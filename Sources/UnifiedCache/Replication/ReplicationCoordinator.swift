@@ -5,7 +5,8 @@ import Synchronization
 /// A hub's side of replication: seals and publishes every clear made through the hub, and applies the clears of the
 /// other replicas, in the order the bus delivered them.
 ///
-/// Publishing never waits for the bus (the transport queues). Applying runs on one task of its own; while it
+/// Publishing never waits for the bus, nor for sealing: a clear is queued (``ReplicationOutbox``) and one task of
+/// its own seals it and hands it to the transport, which queues too. Applying runs on one task of its own; while it
 /// applies, ``publishingSuppressed`` is set so that the clears it makes are not published again. What arrives is
 /// checked in `transportDidReceive(_:)` (size, seal, age, replay) before it is queued for applying.
 final class ReplicationCoordinator: ReplicationReceiver {
@@ -21,6 +22,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
     let rules: ReplayRules
     let clock: any CacheClock
     let state = Mutex(State())
+    /// Clears waiting to be sealed, in the order they were made (see ``ReplicationOutbox``).
+    let outbox = Mutex(ReplicationOutbox())
     private let inbox: AsyncStream<Work>.Continuation
     private let work: AsyncStream<Work>
 
@@ -35,6 +38,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
         var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
         var worker: Task<Void, Never>?
+        /// Seals what the outbox holds.
+        var sealing: Task<Void, Never>?
     }
 
     enum Work: Sendable {
@@ -64,11 +69,16 @@ final class ReplicationCoordinator: ReplicationReceiver {
             state.worker = Task { [self] in
                 for await item in work { await perform(item) }
             }
+            state.sealing = Task { [self] in await drainOutbox() }
         }
         transport.start(receiver: self)
     }
 
+    /// Hands every queued clear to the transport, then stops the transport (which sends what it holds while the
+    /// link is up) and the applying task.
     func shutdown() async {
+        closeOutbox()
+        await state.withLock { $0.sealing }?.value
         await transport.shutdown()
         inbox.finish()
         let worker = state.withLock { $0.worker }
@@ -135,21 +145,13 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     // MARK: Publishing
 
-    /// Seals and queues one clear, unless it is itself the application of another replica's clear.
+    /// Queues one clear for sealing, unless it is itself the application of another replica's clear.
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
         let span = InstrumentedOperation(
             hub?.configuration.instrumentation, replicating: clear, over: transport)
         defer { span?.end() }
         send(ReplicationMessage(session: session, clear: clear))
-    }
-
-    /// Seals `message` under the next counter and queues it, whether or not publishing is suppressed.
-    private func send(_ message: ReplicationMessage) {
-        let plaintext = ReplicationMessageCodec.encode(message)
-        let transport = transport
-        sealer.seal(plaintext, issuedAt: nowMilliseconds) { transport.publish($0) }
-        state.withLock { $0.statistics.published += 1 }
     }
 
     /// Publishes a clear of the session `scope` belongs to (nothing for the shared scope).
