@@ -22,7 +22,8 @@ test: deps
 # `make example`: the Hummingbird BFF of Examples/HummingbirdBFF (its own package: Hummingbird is its dependency,
 # not the library's) against the bank fixture, until Ctrl-C; `make example FLEET=1`: two replicas and a redis-server.
 # `make example-smoke`: its smoke test over real HTTP, one replica, then a fleet of two sharing a real Redis.
-# `make bench-bff`: wrk against it: cached, a two-replica fleet, and BFF_CACHE=off, in one run.
+# `make bench-bff`: wrk against it: cached, its floor (the same bytes from a constant), a two-replica fleet, and
+# BFF_CACHE=off, in one run.
 example: deps
 	scripts/run-example.sh
 

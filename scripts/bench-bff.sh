@@ -2,6 +2,9 @@
 # `make bench-bff`: wrk against Examples/HummingbirdBFF (release build) on loopback, GET /dashboard over 50
 # sessions (scripts/bench/bff-sessions.lua), in the same invocation:
 #   cache on   one replica with the cache;
+#   floor      the same app answering the cached dashboard's bytes (captured from the cache-on replica) from a
+#              constant: no cache, no token verification, no upstream (BFF_FLOOR_BODY_FILE); then a line with
+#              cached ÷ floor for req/s and CPU per request;
 #   fleet x2   two replicas sharing a redis-server (replication and the second level, UCACHE_REDIS_URL), wrk's
 #              threads alternating between them (scripts/bench/bff-fleet.lua), each session warmed on one of them,
 #              so the other's first read of it is an L2 hit;
@@ -10,7 +13,8 @@
 # (second-level reads that hit) summed over the replicas, upstream requests per dashboard, the BFFs' CPU time per
 # request (user + system, from /proc: the figure a busy machine disturbs least) and Redis's; then the machine's load.
 # Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=eventloop runs the
-# BFF's tasks on its event loops instead of Swift's cooperative pool (see Examples/HummingbirdBFF/README.md).
+# BFF's tasks on its event loops instead of Swift's cooperative pool (see Examples/HummingbirdBFF/README.md);
+# BFF_TRACING (default off: no tracer; otel for swift-otel's); FLOOR_ONLY=1 runs the cached and floor rows alone.
 # Last, a session-churn run (scripts/bench/bff-churn.lua): every request a new session id, so every dashboard
 # creates a session and misses; the BFF's RSS is sampled every second (start, peak, end), and what the cache charged
 # its budget is read at the end. CHURN_ONLY=1 runs the churn alone; CHURN_CACHE=off runs it with BFF_CACHE=off
@@ -21,8 +25,11 @@ EXAMPLE="$ROOT/Examples/HummingbirdBFF"
 DURATION="${DURATION:-10s}"; THREADS="${THREADS:-2}"; CONNECTIONS="${CONNECTIONS:-32}"
 command -v wrk >/dev/null 2>&1 || { echo "error: wrk is missing: scripts/ensure-deps.sh --bench" >&2; exit 1; }
 command -v redis-server >/dev/null 2>&1 || { echo "error: redis-server is missing: scripts/ensure-deps.sh" >&2; exit 1; }
-swift build -c release --package-path "$EXAMPLE" -Xswiftc -warnings-as-errors
-BFF_BIN="$EXAMPLE/.build/release/HummingbirdBFF"
+if [ -z "${BFF_BIN:-}" ]; then  # BFF_BIN names a built binary instead
+  swift build -c release --package-path "$EXAMPLE" -Xswiftc -warnings-as-errors
+  BFF_BIN="$EXAMPLE/.build/release/HummingbirdBFF"
+fi
+export BFF_TRACING="${BFF_TRACING:-off}"
 # shellcheck source=lib/bff-servers.sh
 source "$ROOT/scripts/lib/bff-servers.sh"
 trap stop_servers EXIT
@@ -47,7 +54,10 @@ rate() { awk -v h="$1" -v m="$2" 'BEGIN { if (h + m == 0) print "n/a"; else prin
 run() { # run MODE [REPLICAS]: one wrk run against fresh BFFs (one, or a fleet sharing a Redis) and a fresh tenant
   local mode=$1 replicas=${2:-1}
   local upstream="$FIXTURE_URL/t/bench-$mode-$replicas" urls=() pids=() label script name
-  if [ "$replicas" = 1 ]; then
+  if [ "$mode" = floor ]; then
+    BFF_FLOOR_BODY_FILE="$SERVER_LOGS/dashboard.json" start_bff "$upstream"
+    urls=("$BFF_URL"); pids=("$BFF_PID"); label="floor"; script=bff-sessions.lua
+  elif [ "$replicas" = 1 ]; then
     start_bff "$upstream" "$mode"
     urls=("$BFF_URL"); pids=("$BFF_PID"); label="cache $mode"; script=bff-sessions.lua
   else
@@ -100,6 +110,12 @@ run() { # run MODE [REPLICAS]: one wrk run against fresh BFFs (one, or a fleet s
   printf ' bff_cpu_us_per_request=%d' "$(((ticks_after - ticks_before) * per_tick / requests))"
   [ "$replicas" = 1 ] || printf ' redis_cpu_us_per_request=%d' "$(((redis_after - redis_before) * per_tick / requests))"
   printf '\n'
+  # The row's figures for the ratio line: requests/s and CPU per request (ns).
+  LAST_RPS=$(sed -E 's/.*rps=([0-9]+).*/\1/' <<<"$result")
+  LAST_CPU_NS=$(((ticks_after - ticks_before) * per_tick * 1000 / requests))
+  # The cached dashboard's bytes (the first session's), for the floor.
+  [ "$label" != "cache on" ] || curl -fsS -o "$SERVER_LOGS/dashboard.json" \
+    -H "Authorization: Bearer ${tokens[0]}" -H "X-Session-ID: bench-0" "${urls[0]}/dashboard"
   if [ "$replicas" != 1 ]; then
     stop_replicas
     stop_redis
@@ -133,8 +149,14 @@ churn() { # a run where every request brings a new session; RSS sampled every se
 echo "GET /dashboard, 50 sessions, wrk -t$THREADS -c$CONNECTIONS -d$DURATION, loopback, $(nproc) cores; load: $(uptime | sed -E 's/.*load average: //')"
 if [ "${CHURN_ONLY:-0}" != 1 ]; then
   run on
-  run on 2
-  run off
+  cached_rps=$LAST_RPS cached_cpu_ns=$LAST_CPU_NS
+  run floor
+  awk -v cr="$cached_rps" -v fr="$LAST_RPS" -v cc="$cached_cpu_ns" -v fc="$LAST_CPU_NS" 'BEGIN {
+    printf "cached ÷ floor: req/s %.2f, CPU per request %.2f (%.1f µs vs %.1f µs)\n", cr / fr, cc / fc, cc / 1000, fc / 1000 }'
+  if [ "${FLOOR_ONLY:-0}" != 1 ]; then
+    run on 2
+    run off
+  fi
 fi
-churn
+[ "${FLOOR_ONLY:-0}" = 1 ] || churn
 echo "load: $(uptime | sed -E 's/.*load average: //')"

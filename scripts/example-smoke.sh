@@ -4,7 +4,8 @@
 # the cache the second time (the fixture's counters do not move), that a payment's invalidation reaches the next
 # dashboard, that logout ends the session, that a missing or unknown token is refused, that two users never see each
 # other's accounts, the Prometheus text, and that a dashboard request puts the cache's spans on its trace, its series
-# in the app's swift-metrics registry and its events in the app's log.
+# in the app's swift-metrics registry and its events in the app's log, and RFC 9211's Cache-Status on a hit; then,
+# with swift-otel's tracer, that the upstream requests of a traced dashboard carry a W3C traceparent of its trace.
 # A fleet (scripts/lib/smoke-fleet.sh): a real redis-server with a password and two replicas A and B on two ports,
 # joined through UCACHE_REDIS_URL and the fleet secret; checks the shared second level, that a payment and a logout on
 # A reach B, that both keep answering while Redis is killed, and that a logout on A reaches B again once it is back.
@@ -43,13 +44,15 @@ finish() {
 }
 trap 'finish $?' EXIT
 trap 'exit 130' INT TERM  # a signal ends the script through the EXIT trap too
-json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+json() { python3 -c "import json,re,sys; d=json.load(sys.stdin); print($1)"; }
 fetch() { curl -fsS --max-time 20 "$@" || echo "{}"; }  # a failed call fails the checks that read it, not the script
 counters_of() { fetch "$1/__control/counters"; }
 route_count() { json "d['routes'].get('$1', 0)"; }
 operation_count() { json "d['operations'].get('$1', 0)"; }
 balance_of() { json "[float(a['balance']) for a in d['accounts'] if a['id'] == '$1'][0]"; }
 canonical() { json "json.dumps(d, sort_keys=True)"; }
+header_of() { local name=$1; shift; curl -s --max-time 20 -o /dev/null -D - "$@" | tr -d '\r' \
+  | awk -v name="$name" 'BEGIN { FS = ": " } tolower($1) == tolower(name) { print $2 }'; }
 status_of() { curl -s --max-time 20 -o /dev/null -w '%{http_code}' "$@"; }
 # poll SECONDS COMMAND...: COMMAND until it succeeds, every 0.2 s; fails after SECONDS (what propagates
 # asynchronously, replication and reconnection, is polled with a bound instead of waited for with a fixed sleep).
@@ -96,6 +99,8 @@ single_replica() {
   check "second dashboard: the same answer" test "$(canonical <<<"$second")" = "$(canonical <<<"$first")"
   check "second dashboard came from the cache: upstream counters unchanged" \
     test "$(json "d['requests']" <<<"$after_second")" = "$(json "d['requests']" <<<"$after_first")"
+  check "a dashboard served from memory says so in RFC 9211's Cache-Status: ucache-l1; hit" \
+    test "$(header_of Cache-Status "${ALICE[@]}" "$BFF_URL/dashboard")" = "ucache-l1; hit"
 
   payment=$(fetch "${ALICE[@]}" -H 'Content-Type: application/json' \
     -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":10}' "$BFF_URL/payments")
@@ -139,6 +144,29 @@ single_replica() {
 
   stop_bff
   check "the BFF stopped gracefully on SIGTERM" grep -q "HUMMINGBIRD_BFF_STOPPED" "$SERVER_LOGS/bff.out"
+  traced
+}
+
+# swift-otel's tracer (BFF_TRACING=otel, the default): a request that arrives with a W3C traceparent continues its
+# trace, and the upstream requests made while serving it carry a traceparent of that trace whose parent is a span of
+# the BFF (read from the fixture's record of the traceparents it received).
+traced() {
+  local upstream="$FIXTURE_URL/t/traced$$" trace_id=4bf92f3577b34da6a3ce929d0e0e4736 caller_span=00f067aa0ba902b7
+  BFF_TRACING=otel start_bff "$upstream"
+  local answer received
+  answer=$(fetch -H "Authorization: Bearer token-alice" -H "traceparent: 00-$trace_id-$caller_span-01" \
+    "$BFF_URL/dashboard")
+  received=$(counters_of "$upstream")
+  check "otel: the traced dashboard answers alice's accounts" \
+    test "$(json "sorted(a['id'] for a in d['accounts'])" <<<"$answer")" = "['101', '102']"
+  check "otel: every upstream request of the traced dashboard carried a well-formed traceparent of the caller's trace" \
+    test "$(json "'yes' if {t['route'] for t in d['traceparents']} >= {'GET /api/accounts', 'POST /graphql'} and all(re.fullmatch('00-$trace_id-[0-9a-f]{16}-01', t['traceparent']) for t in d['traceparents']) else d['traceparents']" <<<"$received")" = yes
+  check "otel: the upstream's parent span is the BFF's, not the caller's" \
+    test "$(json "'yes' if d['traceparents'] and all(t['traceparent'].split('-')[2] not in ('$caller_span', '0' * 16) for t in d['traceparents']) else 'no'" <<<"$received")" = yes
+  fetch -H "Authorization: Bearer token-bob" "$BFF_URL/dashboard" >/dev/null
+  check "otel: a dashboard without a caller's trace starts one the upstream sees" \
+    test "$(json "'yes' if [t for t in d['traceparents'] if re.fullmatch('00-(?!$trace_id)[0-9a-f]{32}-[0-9a-f]{16}-01', t['traceparent'])] else 'no'" <<<"$(counters_of "$upstream")")" = yes
+  stop_bff
 }
 
 start_fixture

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // A backend-for-frontend on Hummingbird in front of the bank fixture, through UnifiedCache's sessions, logging,
@@ -17,6 +17,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // OpenTelemetry's tracer (W3C `traceparent` propagation) with its OTLP/HTTP exporter, which the BFF leaves
+        // off unless OTEL_TRACES_EXPORTER=otlp (see Observability.swift).
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         .executableTarget(
@@ -28,6 +31,7 @@ let package = Package(
                 .product(name: "UnifiedCacheMetrics", package: "Integrations"),
                 .product(name: "UnifiedCacheTracing", package: "Integrations"),
                 .product(name: "UnifiedCacheServiceLifecycle", package: "Integrations"),
+                .product(name: "UnifiedCacheHummingbird", package: "Integrations"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -37,6 +41,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "OTel", package: "swift-otel"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         )

@@ -127,7 +127,7 @@ class BankRequestHandler(BaseHTTPRequestHandler):
         """Counts the request, waits out latency, applies a pending fault or answers normally."""
         operation = graphql_http.operation_name(request) if request.path == "/graphql" else None
         tenant.record_request(request.method, request.path, operation, request.connection_id,
-                              bearer_token(request))
+                              bearer_token(request), request.header("traceparent"))
         delay, answer_first, held = tenant.delay_ms(request.method, request.path, operation)
         fault = tenant.take_fault(request.method, request.path, operation, reused=self.requests_on_connection > 1)
         if fault is not None and fault.type == "delay":

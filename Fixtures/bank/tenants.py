@@ -8,7 +8,7 @@ counters and rules, so counting never waits for a slow GraphQL execution.
 
 import re
 import threading
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from typing import Optional
 
 from apq import PersistedQueries
@@ -31,11 +31,15 @@ class Counters:
         # Which credentials each route ("GET /api/accounts") and operation ("op:Name") was called with: the
         # bearer token, or "none". Lets tests prove a refreshed token reached the upstream.
         self.callers = defaultdict(Counter)
+        # The W3C `traceparent` of the last requests that carried one, with their route: lets a test see that a
+        # client's trace context reached the upstream.
+        self.traceparents = deque(maxlen=64)
 
     def to_json(self) -> dict:
         return {"requests": self.requests, "routes": dict(self.routes), "operations": dict(self.operations),
                 "statuses": {str(k): v for k, v in self.statuses.items()}, "connections": len(self.connections),
-                "callers": {key: dict(tokens) for key, tokens in self.callers.items()}}
+                "callers": {key: dict(tokens) for key, tokens in self.callers.items()},
+                "traceparents": list(self.traceparents)}
 
 
 class Tenant:
@@ -53,8 +57,10 @@ class Tenant:
         self.cache_hint_override = None
 
     def record_request(self, method: str, path: str, operation: Optional[str], connection_id: int,
-                       token: Optional[str] = None) -> None:
+                       token: Optional[str] = None, traceparent: Optional[str] = None) -> None:
         with self.control_lock:
+            if traceparent is not None:
+                self.counters.traceparents.append({"route": f"{method} {path}", "traceparent": traceparent})
             self.counters.requests += 1
             self.counters.routes[f"{method} {path}"] += 1
             self.counters.callers[f"{method} {path}"][token or "none"] += 1

@@ -283,6 +283,15 @@ def counters_count_routes_operations_statuses_and_connections(c: Client):
 
 
 @check
+def counters_keep_the_traceparents_that_arrived(c: Client):
+    traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+    c.call("GET", "/api/accounts", ALICE, headers={"traceparent": traceparent})
+    c.get("/api/accounts", ALICE)
+    kept = c.control("GET", "counters")["traceparents"]
+    expect(kept == [{"route": "GET /api/accounts", "traceparent": traceparent}], f"traceparents {kept}")
+
+
+@check
 def reset_restores_the_seed(c: Client):
     c.call("POST", "/api/payments", ALICE, {"fromAccountId": "101", "payeeId": "payee-alice-1", "amount": 5})
     c.control("POST", "faults", {"route": "GET /api/cards", "fault": {"type": "status", "status": 500}})

@@ -1,4 +1,4 @@
-import Foundation
+import Hummingbird
 import UnifiedCache
 
 // The BFF's view of the bank fixture: one REST request and two GraphQL operations. Names follow the library's
@@ -80,4 +80,47 @@ struct PaymentInput: Codable, Sendable {
     var payeeId: String
     var amount: Double
     var reference: String?
+}
+
+/// `GET /dashboard`'s answer: each account with its balances.
+struct Dashboard: ResponseEncodable {
+    var user: String
+    var accounts: [Account]
+
+    struct Account: Encodable {
+        var id: String
+        var name: String
+        var type: String
+        var balance: Double?
+        var availableBalance: Double?
+    }
+
+    /// The account list joined with the balances by account id.
+    init(user: String, accounts: [AccountSummary], balances: [AccountBalancesQuery.Balance]) {
+        let byID = Dictionary(balances.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.user = user
+        self.accounts = accounts.map { account in
+            Account(
+                id: account.id, name: account.name, type: account.type, balance: byID[account.id]?.balance,
+                availableBalance: byID[account.id]?.availableBalance)
+        }
+    }
+}
+
+/// `POST /payments`' answer.
+struct PaymentReceipt: ResponseEncodable {
+    var transactionId: String
+    var amount: Double
+    var accountId: String
+    var balance: Double
+    var availableBalance: Double
+
+    init(_ data: MakePaymentMutation.Data) {
+        let payment = data.makePayment
+        transactionId = payment.transaction.id
+        amount = payment.transaction.amount
+        accountId = payment.account.id
+        balance = payment.account.balance
+        availableBalance = payment.account.availableBalance
+    }
 }
