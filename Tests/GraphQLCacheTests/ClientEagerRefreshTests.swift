@@ -25,6 +25,7 @@ struct ClientEagerRefreshTests {
             #expect(result.staleReason == .eagerRefresh)
         }
         #expect(recorder.served.count == 1_000)
+        #expect(client.shared.staleAnswers.count(.eagerRefresh) == 1_000)
         #expect(recorder.served.allSatisfy { $0.outcome == .hit && $0.staleReason == .eagerRefresh })
         try await harness.tenant.releaseHeldAnswers()
         await client.waitForBackgroundRefreshes()

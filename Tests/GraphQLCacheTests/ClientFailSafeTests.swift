@@ -56,6 +56,7 @@ struct ClientFailSafeTests {
             #expect(answers.allSatisfy { (try? $0.get().staleReason) == .failSafe })
             #expect(try await harness.count("AccountSummary") == expectedRequests)
         }
+        #expect(client.shared.staleAnswers.count(.failSafe) == 3_000)
     }
 
     @Test("without fail-safe the upstream's failure reaches the caller, stale answer or not")

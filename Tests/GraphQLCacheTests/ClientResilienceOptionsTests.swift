@@ -65,6 +65,7 @@ struct ClientResilienceOptionsTests {
                 CacheHit(part: .graphql, tier: .l1, outcome: .hit),
                 CacheHit(part: .graphql, tier: .l1, outcome: .stale, staleReason: .failSafe),
             ])
+        #expect(client.shared.staleAnswers.counts.map(\.count) == [1, 0, 0])
     }
 
     @Test("purges keep records for the longest fail-safe window any source asked for")

@@ -39,6 +39,9 @@ public final class GraphQLClient: Sendable {
         let publicResponseHeaders: String
         let flights = InFlightCalls<FlightKey, NetworkOutcome>()
         let backgroundTasks = BackgroundTasks()
+        /// How many answers each resilience option decided (fail-safe, soft timeout, eager refresh), for every client
+        /// over this core: what a hub exports per reason.
+        public let staleAnswers = StaleAnswerCounts()
         /// Queries whose upstream failed lately, answered from fail-safe until their throttle ends.
         let throttle = FailSafeThrottle<FlightKey>()
         /// The eager refreshes running, one per query and answer.

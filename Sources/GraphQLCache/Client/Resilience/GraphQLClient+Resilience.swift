@@ -110,8 +110,9 @@ extension GraphQLClient {
         guard gate.begin(key, entryStoredAt: entryStoredAt) else { return }
         let throttle = resilience.failSafeMaxDuration != nil ? resilience.failSafeThrottleDuration : nil
         backgroundTasks.start {
+            // A throttled query is not asked again early: the hit was answered already.
             let outcome = await self.networkAnswer(
-                request, storing: true, joining: .anyCurrentCall, failSafeThrottle: throttle)
+                request, storing: true, joining: .anyCurrentCall, failSafeThrottle: throttle, acceptsThrottled: true)
             let succeeded = if case .success = outcome { true } else { false }
             gate.end(key, succeeded: succeeded)
         }
