@@ -41,13 +41,16 @@ struct FreshnessRules: Sendable {
         return lifetime + jitter.stableExtra(forLifetime: lifetime, seed: seed)
     }
 
-    /// How the store should judge one read: `nil` when nothing can make it stale.
+    /// How the store should judge one read: `nil` when nothing can make it stale. With a `lifetimeShare` below 1,
+    /// every lifetime counts for that share of itself (an answer past it is late in its life: eager refresh).
     func freshness(
         queryTimeout: QueryCacheTimeout,
         now: CacheInstant,
-        staleBefore: CacheInstant?
+        staleBefore: CacheInstant?,
+        lifetimeShare: Double = 1
     ) -> ReadFreshness? {
-        let judge = FreshnessJudge(rules: self, queryTimeout: queryTimeout, now: now, staleBefore: staleBefore)
+        let judge = FreshnessJudge(
+            rules: self, queryTimeout: queryTimeout, now: now, staleBefore: staleBefore, lifetimeShare: lifetimeShare)
         guard judge.canBeStale else {
             return nil
         }
@@ -68,6 +71,8 @@ struct FreshnessJudge {
     let queryTimeout: QueryCacheTimeout
     let now: CacheInstant
     let staleBefore: CacheInstant?
+    /// The share of each lifetime that counts (1: all of it).
+    var lifetimeShare: Double = 1
 
     /// Whether any rule could find an answer stale.
     var canBeStale: Bool {
@@ -103,8 +108,13 @@ struct FreshnessJudge {
         case .seconds(let seconds):
             return Self.worse(worst, excess(since: oldest, seconds: seconds))
         case .useDefault:
-            if let upstreamExpiry, now > upstreamExpiry {
-                worst = Self.worse(worst, now.duration(since: upstreamExpiry))
+            if var upstreamExpiry {
+                if lifetimeShare < 1, upstreamExpiry > oldest {
+                    upstreamExpiry = oldest.advanced(by: upstreamExpiry.duration(since: oldest) * lifetimeShare)
+                }
+                if now > upstreamExpiry {
+                    worst = Self.worse(worst, now.duration(since: upstreamExpiry))
+                }
             }
             if rules.isUniform, upstreamExpiry == nil {
                 return Self.worse(worst, excess(since: oldest, seconds: config.defaultTimeout))
@@ -131,7 +141,10 @@ struct FreshnessJudge {
     /// How far past `seconds` the age of a write is, or `nil` within it (the seed: expired when age > timeout).
     private func excess(since instant: CacheInstant, seconds: Double) -> Duration? {
         let age = now.duration(since: instant)
-        let lifetime = rules.lifetime(OutsideValue.clampedDuration(seconds: seconds), writtenAt: instant)
+        var lifetime = rules.lifetime(OutsideValue.clampedDuration(seconds: seconds), writtenAt: instant)
+        if lifetimeShare < 1 {
+            lifetime = lifetime * lifetimeShare
+        }
         return age > lifetime ? age - lifetime : nil
     }
 

@@ -33,6 +33,11 @@ public struct GraphQLCacheConfig: Sendable, Hashable {
     public var jitterMaxDuration: Duration = .zero
     /// When set, the extra is also at most this share of the time-to-live it lengthens (0.1 for 10 %). Default nil.
     public var jitterMaxFraction: Double?
+    /// What a cache-first query does when the upstream is slow or failing, per operation name (`"AccountBalance"`):
+    /// these options win over the client's ``GraphQLClient/Configuration/resilience`` where set, and a call's
+    /// `resilience:` wins over them (see `CacheResilience/merged(over:)`). Changed with the rest of the rules by
+    /// ``GraphQLClient/updateCacheConfig(_:)`` (a settings reload). Default: none.
+    public var operationResilience: [String: CacheResilience] = [:]
 
     /// Creates rules; each parameter defaults to the value documented on its property.
     public init(
@@ -63,6 +68,13 @@ public struct GraphQLCacheConfig: Sendable, Hashable {
             }
             guard timeout.isValid else {
                 throw Self.invalid("fieldTimeouts[\(coordinate)] must be finite and not negative")
+            }
+        }
+        for (operation, resilience) in operationResilience {
+            do {
+                _ = try resilience.validated()
+            } catch {
+                throw Self.invalid("operationResilience[\(operation.prefix(80))]: \(error.message)")
             }
         }
     }

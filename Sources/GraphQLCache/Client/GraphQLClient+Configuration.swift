@@ -74,6 +74,24 @@ extension GraphQLClient {
         /// depends on who asks and is never shared. Case-insensitive. Default: `["X-Api-Key"]`
         /// (`UpstreamCredentials.defaultExtraCredentialHeaderNames`).
         public var credentialHeaderNames: [String]
+        /// What a cache-first query does when the upstream is slow or failing, for every operation without options
+        /// of its own: the door's default, under ``GraphQLCacheConfig/operationResilience`` and a call's
+        /// `resilience:`. A hub hands its own default here. Default: `.none` (nothing on; a fresh hit costs nothing
+        /// more).
+        ///
+        /// - Fail-safe: when the upstream fails (transport failure, timeout, 5xx, an answer that is not GraphQL),
+        ///   the query's records as of their last write are served while they are at most `failSafeMaxDuration`
+        ///   past their freshness, marked stale (``GraphQLResult/staleReason`` `failSafe`, ``GraphQLResult/age``),
+        ///   and the query is not sent again for `failSafeThrottleDuration`. GraphQL errors are an answer, not a
+        ///   failure. Purges keep records that long (``Shared/recordPurgeCutoff(now:grace:)``).
+        /// - Soft timeout: with such a stale answer at hand (fail-safe on), a caller waits at most `softTimeout`;
+        ///   the upstream call goes on in the background (one per query, however many callers) and is stored when
+        ///   it lands, unless the scope was cleared or the session ended meanwhile.
+        /// - Hard timeout: with nothing to serve, a caller waits at most `hardTimeout` and gets
+        ///   ``GraphQLCacheError/Code/timedOut`` (with a stale answer at hand and no soft timeout, the stale answer).
+        /// - Eager refresh: a fresh hit past `eagerRefreshThreshold` of its lifetime is answered at once and starts
+        ///   one background refresh per query (operation, variables and scope).
+        public var resilience: CacheResilience
 
         /// Creates a configuration; each parameter defaults to the value documented on its property.
         public init(
@@ -88,8 +106,10 @@ extension GraphQLClient {
             usesAutomaticPersistedQueries: Bool = false,
             usesGETForHashedQueries: Bool = false,
             sharesPublicResponses: Bool = false,
-            credentialHeaderNames: [String] = UpstreamCredentials.defaultExtraCredentialHeaderNames
+            credentialHeaderNames: [String] = UpstreamCredentials.defaultExtraCredentialHeaderNames,
+            resilience: CacheResilience = .none
         ) {
+            self.resilience = resilience
             self.sharesPublicResponses = sharesPublicResponses
             self.credentialHeaderNames = credentialHeaderNames
             self.usesAutomaticPersistedQueries = usesAutomaticPersistedQueries

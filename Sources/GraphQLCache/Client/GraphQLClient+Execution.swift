@@ -11,6 +11,19 @@ struct ResultReader<Value: Sendable>: Sendable {
     let decode: @Sendable (GraphQLJSONObject, [CodingUserInfoKey: any Sendable]) throws(GraphQLCacheError) -> Value
 }
 
+/// A cached answer and what the resilience options need to know of it.
+struct JudgedRead<Value: Sendable>: Sendable {
+    var result: GraphQLResult<Value>
+    /// How far past its freshness it is; nil when fresh.
+    var staleness: Duration?
+    /// Fresh, but past the eager-refresh share of its lifetime.
+    var isLate: Bool
+    /// When it was read, on the store's clock.
+    var readAt: CacheInstant
+    /// When the oldest field it reads was written (when it was read, if it reads none).
+    var writtenAt: CacheInstant
+}
+
 /// What the caching policy hook decided for one call.
 struct CachePlan {
     /// The query-level timeout: the call's, or what the hook replaced it with.
@@ -58,11 +71,13 @@ extension GraphQLClient {
 
     // MARK: - Policies
 
-    /// Answers a query under a policy.
+    /// Answers a query under a policy; `resilience` is the call's own options (see
+    /// ``GraphQLClient/fetch(query:cachePolicy:cacheTimeout:resilience:)``).
     func execute<Value>(
         _ request: PreparedRequest,
         policy: GraphQLCachePolicy,
-        reader: ResultReader<Value>
+        reader: ResultReader<Value>,
+        resilience callResilience: CacheResilience? = nil
     ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
         if isClosed {
             return .failure(.closedError())
@@ -70,6 +85,9 @@ extension GraphQLClient {
         let plan = plan(for: request)
         switch policy {
         case .returnCacheDataElseFetch:
+            if plan.usesCache, let resilience = resilience(for: request, call: callResilience) {
+                return await resilientCacheFirst(request, plan: plan, resilience: resilience, reader: reader)
+            }
             if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
                 switch cached {
                 case .success(let result) where !result.isStale:
@@ -188,31 +206,50 @@ extension GraphQLClient {
         plan: CachePlan,
         reader: ResultReader<Value>
     ) -> Result<GraphQLResult<Value>, GraphQLCacheError>? {
+        readJudged(request, plan: plan, reader: reader, eagerShare: nil)?.map(\.result)
+    }
+
+    /// The cached answer with how far past its freshness it is and, when `eagerShare` is given, whether a fresh
+    /// answer is past that share of its lifetime; `nil` on a miss.
+    func readJudged<Value>(
+        _ request: PreparedRequest,
+        plan: CachePlan,
+        reader: ResultReader<Value>,
+        eagerShare: Double?
+    ) -> Result<JudgedRead<Value>, GraphQLCacheError>? {
         let now = store.clock.now()
         let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey)
-        let freshness = shared.rules.withLock { rules in
-            rules.freshness(queryTimeout: plan.timeout, now: now, staleBefore: staleBefore)
+        let (freshness, lateness) = shared.rules.withLock { rules in
+            (
+                rules.freshness(queryTimeout: plan.timeout, now: now, staleBefore: staleBefore),
+                eagerShare.flatMap { share in
+                    rules.freshness(queryTimeout: plan.timeout, now: now, staleBefore: nil, lifetimeShare: share)
+                }
+            )
         }
         do {
             guard case .hit(let hit) = try reader.cached(self, request, freshness) else {
                 return nil
             }
             let staleness = freshness?.staleness(of: hit)
-            return .success(
-                GraphQLResult(
-                    data: hit.data,
-                    source: .cache,
-                    isStale: staleness != nil,
-                    age: hit.oldestWrite.map { now.duration(since: $0) } ?? .zero,
-                    queryKey: request.queryKey
-                )
+            let result = GraphQLResult(
+                data: hit.data,
+                source: .cache,
+                isStale: staleness != nil,
+                age: hit.oldestWrite.map { now.duration(since: $0) } ?? .zero,
+                queryKey: request.queryKey
             )
+            let isLate = staleness == nil && lateness?.staleness(of: hit) != nil
+            return .success(
+                JudgedRead(
+                    result: result, staleness: staleness, isLate: isLate, readAt: now,
+                    writtenAt: hit.oldestWrite ?? now))
         } catch {
             return .failure(error)
         }
     }
 
-    private func fromNetwork<Value>(
+    func fromNetwork<Value>(
         _ request: PreparedRequest,
         storing: Bool,
         joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
@@ -224,7 +261,7 @@ extension GraphQLClient {
         return outcome.flatMap { result(from: $0, request: request, reader: reader) }
     }
 
-    private func result<Value>(
+    func result<Value>(
         from answer: NetworkAnswer,
         request: PreparedRequest,
         reader: ResultReader<Value>

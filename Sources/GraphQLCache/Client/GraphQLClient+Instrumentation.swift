@@ -58,8 +58,11 @@ extension GraphQLClient {
         return read
     }
 
-    /// A query answered from the normalized store or the second level: one call to the instrumentation.
-    func reportServed(_ tier: CacheTier, _ outcome: CacheOutcome) {
-        configuration.instrumentation?.cacheDidServe(CacheHit(part: .graphql, tier: tier, outcome: outcome))
+    /// A query answered from the normalized store or the second level: one call to the instrumentation, with the
+    /// resilience option that chose the answer when one did.
+    func reportServed(_ tier: CacheTier, _ outcome: CacheOutcome, reason: CacheStaleReason? = nil) {
+        if let reason { shared.staleAnswers.record(reason) }
+        configuration.instrumentation?.cacheDidServe(
+            CacheHit(part: .graphql, tier: tier, outcome: outcome, staleReason: reason))
     }
 }

@@ -25,26 +25,43 @@ struct FlightKey: Hashable, Sendable {
 }
 
 extension GraphQLClient {
-    /// One upstream exchange for every concurrent identical query of this client that may share it: a query
-    /// joins an exchange only if the scope was not cleared (and no mutation succeeded) since it left, and only
-    /// when `joining` allows it (network-only policies start their own).
-    func networkAnswer(
-        _ request: PreparedRequest,
-        storing: Bool,
-        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
-        readingSecondLevel: Bool = false
-    ) async -> NetworkOutcome {
-        let key = FlightKey(
+    /// The key identical queries of this client share their upstream call under.
+    func flightKey(_ request: PreparedRequest, storing: Bool) -> FlightKey {
+        FlightKey(
             scope: scope,
             documentID: request.document.id,
             variables: request.queryKey.canonicalVariables,
             storing: storing
         )
+    }
+
+    /// One upstream exchange for every concurrent identical query of this client that may share it: a query
+    /// joins an exchange only if the scope was not cleared (and no mutation succeeded) since it left, and only
+    /// when `joining` allows it (network-only policies start their own).
+    ///
+    /// With a `failSafeThrottle`, a failure that allows fail-safe throttles the query for that long (a call while
+    /// it is throttled does not ask the upstream) and an answer ends its throttle. Only a caller that
+    /// `acceptsThrottled` (it holds an answer to serve instead) gets such a throttled call's failure; any other
+    /// asks the upstream with a call of its own.
+    func networkAnswer(
+        _ request: PreparedRequest,
+        storing: Bool,
+        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
+        readingSecondLevel: Bool = false,
+        failSafeThrottle: Duration? = nil,
+        acceptsThrottled: Bool = false
+    ) async -> NetworkOutcome {
+        let key = flightKey(request, storing: storing)
         let generation = store.generation(of: scope)
         let mutationsSeen = existingState?.landedMutations.withLock { $0 } ?? 0
         let outcome = await flights.run(key, generation: generation, joining: joining) {
-            await self.exchange(
-                request, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
+            guard let failSafeThrottle else {
+                return await self.exchange(
+                    request, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
+                    readingSecondLevel: readingSecondLevel)
+            }
+            return await self.throttledExchange(
+                request, key: key, throttle: failSafeThrottle, generation: generation, mutationsSeen: mutationsSeen,
                 readingSecondLevel: readingSecondLevel)
         }
         guard let outcome else {
@@ -52,6 +69,12 @@ extension GraphQLClient {
         }
         if outcome.joined {
             store.record(.deduplicatedJoin(key: request.document.keyName), in: scope)
+        }
+        if case .failure(let error) = outcome.value, error.code == .failSafeThrottled, !acceptsThrottled {
+            let retried = await networkAnswer(
+                request, storing: storing, joining: .newCallOnly, readingSecondLevel: readingSecondLevel)
+            if case .success = retried { shared.throttle.lift(key) }
+            return retried
         }
         return outcome.value
     }

@@ -1,3 +1,4 @@
+import CacheCore
 import GraphQLLanguage
 
 /// The `async throws` forms of the client's calls, for server handlers: the same cache, policies and
@@ -15,49 +16,59 @@ extension GraphQLClient {
     // MARK: Typed queries
 
     /// The `data` of a query's answer, under a cache policy (default `.returnCacheDataElseFetch`): the throwing form
-    /// of ``fetch(query:cachePolicy:cacheTimeout:)``.
+    /// of ``fetch(query:cachePolicy:cacheTimeout:resilience:)``.
     @inlinable
     public func data<Query: GraphQLQuery>(
         for query: Query,
         cachePolicy: GraphQLCachePolicy? = nil,
-        cacheTimeout: QueryCacheTimeout? = nil
+        cacheTimeout: QueryCacheTimeout? = nil,
+        resilience: CacheResilience? = nil
     ) async throws(GraphQLCacheError) -> Query.Data {
-        try await fetch(query: query, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout).get().data
+        try await fetch(query: query, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout, resilience: resilience)
+            .get().data
     }
 
     /// A query's whole answer (data, source, staleness, age, partial errors): the throwing form of
-    /// ``fetch(query:cachePolicy:cacheTimeout:)``.
+    /// ``fetch(query:cachePolicy:cacheTimeout:resilience:)``.
     @inlinable
     public func result<Query: GraphQLQuery>(
         for query: Query,
         cachePolicy: GraphQLCachePolicy? = nil,
-        cacheTimeout: QueryCacheTimeout? = nil
+        cacheTimeout: QueryCacheTimeout? = nil,
+        resilience: CacheResilience? = nil
     ) async throws(GraphQLCacheError) -> GraphQLResult<Query.Data> {
-        try await fetch(query: query, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout).get()
+        try await fetch(query: query, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout, resilience: resilience)
+            .get()
     }
 
     // MARK: Untyped queries
 
     /// The `data` object of an operation known only at run time: the throwing form of
-    /// ``fetch(operation:cachePolicy:cacheTimeout:)``.
+    /// ``fetch(operation:cachePolicy:cacheTimeout:resilience:)``.
     @inlinable
     public func data(
         for operation: UntypedGraphQLOperation,
         cachePolicy: GraphQLCachePolicy? = nil,
-        cacheTimeout: QueryCacheTimeout? = nil
+        cacheTimeout: QueryCacheTimeout? = nil,
+        resilience: CacheResilience? = nil
     ) async throws(GraphQLCacheError) -> GraphQLJSONObject {
-        try await fetch(operation: operation, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout).get().data
+        try await fetch(
+            operation: operation, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout, resilience: resilience
+        ).get().data
     }
 
     /// The whole answer of an operation known only at run time: the throwing form of
-    /// ``fetch(operation:cachePolicy:cacheTimeout:)``.
+    /// ``fetch(operation:cachePolicy:cacheTimeout:resilience:)``.
     @inlinable
     public func result(
         for operation: UntypedGraphQLOperation,
         cachePolicy: GraphQLCachePolicy? = nil,
-        cacheTimeout: QueryCacheTimeout? = nil
+        cacheTimeout: QueryCacheTimeout? = nil,
+        resilience: CacheResilience? = nil
     ) async throws(GraphQLCacheError) -> GraphQLResult<GraphQLJSONObject> {
-        try await fetch(operation: operation, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout).get()
+        try await fetch(
+            operation: operation, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout, resilience: resilience
+        ).get()
     }
 
     // MARK: Mutations

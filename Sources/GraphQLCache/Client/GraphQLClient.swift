@@ -39,9 +39,21 @@ public final class GraphQLClient: Sendable {
         let publicResponseHeaders: String
         let flights = InFlightCalls<FlightKey, NetworkOutcome>()
         let backgroundTasks = BackgroundTasks()
+        /// How many answers each resilience option decided (fail-safe, soft timeout, eager refresh), for every client
+        /// over this core: what a hub exports per reason.
+        public let staleAnswers = StaleAnswerCounts()
+        /// Queries whose upstream failed lately, answered from fail-safe until their throttle ends.
+        let throttle = FailSafeThrottle<FlightKey>()
+        /// The eager refreshes running, one per query and answer.
+        let eagerRefreshes = EagerRefreshGate<FlightKey>()
+        /// The longest fail-safe window a call asked for so far, in nanoseconds (see `failSafeRetention`).
+        let longestCallFailSafeWindow = Atomic<Int64>(0)
+        /// Whether some operation has resilience options of its own (``GraphQLCacheConfig/operationResilience``):
+        /// without them and without a default, a cache-first read pays nothing for resilience.
+        let hasOperationResilience: Atomic<Bool>
 
         /// Creates the shared core.
-        /// - Throws: `invalidConfiguration` when `cacheConfig` does not validate.
+        /// - Throws: `invalidConfiguration` when `cacheConfig` or the configuration's resilience does not validate.
         public init(
             url: String,
             transport: CurlHTTPClient,
@@ -51,12 +63,18 @@ public final class GraphQLClient: Sendable {
             documents: GraphQLDocumentCache = GraphQLDocumentCache()
         ) throws(GraphQLCacheError) {
             try cacheConfig.validate()
+            do {
+                _ = try configuration.resilience.validated()
+            } catch {
+                throw .invalidResilience(error)
+            }
             self.url = url
             self.transport = transport
             self.store = store
             self.configuration = configuration
             self.documents = documents
             self.rules = Mutex(FreshnessRules(cacheConfig))
+            self.hasOperationResilience = Atomic(!cacheConfig.operationResilience.isEmpty)
             self.publicResponseHeaders = configuration.headers.map { $0.name.lowercased() + ":" + $0.value }.sorted()
                 .joined(separator: "\n")
         }
@@ -70,7 +88,10 @@ public final class GraphQLClient: Sendable {
         /// - Throws: `invalidConfiguration`; the rules in force stay.
         public func updateCacheConfig(_ config: GraphQLCacheConfig) throws(GraphQLCacheError) {
             try config.validate()
-            rules.withLock { $0 = FreshnessRules(config) }
+            rules.withLock { rules in
+                rules = FreshnessRules(config)
+                hasOperationResilience.store(!config.operationResilience.isEmpty, ordering: .relaxed)
+            }
         }
     }
 
@@ -210,18 +231,27 @@ public final class GraphQLClient: Sendable {
     /// With `.returnCacheDataAndFetch` a cached answer is returned at once and the network's answer refreshes
     /// the store in the background (``waitForBackgroundRefreshes()``);
     /// ``fetchResults(query:cachePolicy:cacheTimeout:)`` delivers both answers instead.
+    ///
+    /// `resilience` sets this call's options for a slow or failing upstream (fail-safe, soft and hard timeouts,
+    /// eager refresh), over the operation's (``GraphQLCacheConfig/operationResilience``) and the client's
+    /// (``Configuration/resilience``), option by option; they apply to cache-first reads (the default policy). An
+    /// answer a resilience option chose says so in ``GraphQLResult/staleReason``. Invalid options (see
+    /// `CacheResilience/validated()`) fail the call with `invalidConfiguration`, nothing sent.
     public func fetch<Query: GraphQLQuery>(
         query: Query,
         cachePolicy: GraphQLCachePolicy? = nil,
-        cacheTimeout: QueryCacheTimeout? = nil
+        cacheTimeout: QueryCacheTimeout? = nil,
+        resilience: CacheResilience? = nil
     ) async -> Result<GraphQLResult<Query.Data>, GraphQLCacheError> {
         let request: PreparedRequest
         do {
             request = try prepareQuery(query, explicitTimeout: cacheTimeout)
+            try checkCallResilience(resilience)
         } catch {
             return .failure(error)
         }
-        return await execute(request, policy: cachePolicy ?? .default, reader: typedReader(Query.Data.self))
+        return await execute(
+            request, policy: cachePolicy ?? .default, reader: typedReader(Query.Data.self), resilience: resilience)
     }
 
     /// The answers of a query as they arrive: two for `.returnCacheDataAndFetch` when something is cached (the
@@ -263,20 +293,22 @@ public final class GraphQLClient: Sendable {
 
     // MARK: - Untyped operations
 
-    /// ``fetch(query:cachePolicy:cacheTimeout:)`` for an operation known only at run time; the answer is the
-    /// `data` object (with the `__typename`s the client added).
+    /// ``fetch(query:cachePolicy:cacheTimeout:resilience:)`` for an operation known only at run time; the answer is
+    /// the `data` object (with the `__typename`s the client added).
     public func fetch(
         operation: UntypedGraphQLOperation,
         cachePolicy: GraphQLCachePolicy? = nil,
-        cacheTimeout: QueryCacheTimeout? = nil
+        cacheTimeout: QueryCacheTimeout? = nil,
+        resilience: CacheResilience? = nil
     ) async -> Result<GraphQLResult<GraphQLJSONObject>, GraphQLCacheError> {
         let request: PreparedRequest
         do {
             request = try prepareUntyped(operation, kind: .query, explicitTimeout: cacheTimeout)
+            try checkCallResilience(resilience)
         } catch {
             return .failure(error)
         }
-        return await execute(request, policy: cachePolicy ?? .default, reader: jsonReader)
+        return await execute(request, policy: cachePolicy ?? .default, reader: jsonReader, resilience: resilience)
     }
 
     /// ``fetchResults(query:cachePolicy:cacheTimeout:)`` for an operation known only at run time.

@@ -31,6 +31,11 @@ public struct GraphQLResult<Data: Sendable>: Sendable {
     /// `fetchIgnoringCacheCompletely`, for partial data not configured to be cached, and when the session was
     /// cleared while the request was in flight.
     public var wasStored: Bool
+    /// Why a cached answer stood in for the upstream's, when a resilience option decided it: `failSafe` (the
+    /// upstream failed or timed out, or is throttled after failing), `softTimeout` (the upstream was slower than the
+    /// soft timeout; its answer lands in the store later) or `eagerRefresh` (a fresh answer late in its life, whose
+    /// refresh started in the background). Nil otherwise. ``isStale`` and ``age`` say how old the answer is.
+    public var staleReason: CacheStaleReason?
 
     /// Creates a result.
     public init(
@@ -41,8 +46,10 @@ public struct GraphQLResult<Data: Sendable>: Sendable {
         queryKey: GraphQLQueryKey,
         errors: [GraphQLResponseError] = [],
         extensions: GraphQLJSONObject? = nil,
-        wasStored: Bool = false
+        wasStored: Bool = false,
+        staleReason: CacheStaleReason? = nil
     ) {
+        self.staleReason = staleReason
         self.data = data
         self.source = source
         self.isStale = isStale
@@ -63,7 +70,8 @@ public struct GraphQLResult<Data: Sendable>: Sendable {
             queryKey: queryKey,
             errors: errors,
             extensions: extensions,
-            wasStored: wasStored
+            wasStored: wasStored,
+            staleReason: staleReason
         )
     }
 }

@@ -11,7 +11,8 @@ extension CacheHub {
         public var expiredEntries = 0
         /// Expired values of the value door removed (past their expiry plus the grace period).
         public var expiredValues = 0
-        /// GraphQL records removed because no freshness rule can make them fresh any more.
+        /// GraphQL records removed because no freshness rule can make them fresh any more and no fail-safe window
+        /// can serve them.
         public var expiredRecords = 0
         /// Bytes released by the purges.
         public var bytes = 0
@@ -37,26 +38,14 @@ extension CacheHub {
         report.expiredValues = values.entries
         report.bytes += values.bytes
         report.droppedScopes += values.droppedScopes
-        if let lifetime = Self.longestGraphQLLifetime(factory.graphQLCore.cacheConfig) {
-            let cutoff = clock.now().advanced(by: .zero - lifetime - grace)
+        // GraphQL records are kept past the rules' longest lifetime for the longest fail-safe window too.
+        if let cutoff = factory.graphQLCore.recordPurgeCutoff(now: clock.now(), grace: grace) {
             let graphQL = graphQLStore.purgeRecords(writtenBefore: cutoff)
             report.expiredRecords = graphQL.records
             report.bytes += graphQL.bytes
             report.droppedScopes += graphQL.droppedScopes
         }
         return report
-    }
-
-    /// The longest time any of the rules keeps a GraphQL field fresh; nil when some field never expires (then
-    /// nothing can be purged by age: records go by clears, limits and the budget).
-    static func longestGraphQLLifetime(_ config: GraphQLCacheConfig) -> Duration? {
-        guard config.isTimeoutEnabled else { return nil }
-        var longest = config.defaultTimeout
-        for timeout in Array(config.typeTimeouts.values) + Array(config.fieldTimeouts.values) {
-            guard let seconds = timeout.timeInterval(default: config.defaultTimeout) else { return nil }
-            longest = max(longest, seconds)
-        }
-        return OutsideValue.clampedDuration(seconds: longest)
     }
 
     /// Starts the periodic maintenance task, unless the configuration turns it off.
