@@ -17,6 +17,11 @@ public struct CacheCoreError: Error, CustomStringConvertible, Sendable {
         public static let invalidTimeout = Code("invalidTimeout")
         /// A byte cost is negative.
         public static let invalidByteCost = Code("invalidByteCost")
+        /// A ``CacheResilience`` option is out of range (a negative duration, an eager-refresh threshold outside
+        /// (0, 1), a soft timeout not below the hard one).
+        public static let invalidResilience = Code("invalidResilience")
+        /// A front door waited its hard timeout and had nothing to serve.
+        public static let timedOut = Code("timedOut")
 
         public var description: String {
             name

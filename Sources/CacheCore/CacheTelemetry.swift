@@ -56,7 +56,7 @@ public enum CacheTier: String, Hashable, Sendable, CaseIterable {
     case upstream
 }
 
-/// A read answered from a cache, reported through ``CacheInstrumentation/cacheDidServe(_:)``: three small enums,
+/// A read answered from a cache, reported through ``CacheInstrumentation/cacheDidServe(_:)``: small enums,
 /// so reporting one allocates nothing.
 public struct CacheHit: Hashable, Sendable {
     /// The part of the cache that answered.
@@ -70,11 +70,16 @@ public struct CacheHit: Hashable, Sendable {
     public var tier: CacheTier
     /// ``CacheOutcome/hit`` or ``CacheOutcome/stale``.
     public var outcome: CacheOutcome
+    /// Which resilience option decided this answer, when one did: ``CacheStaleReason/failSafe`` and
+    /// ``CacheStaleReason/softTimeout`` with a ``CacheOutcome/stale`` outcome, ``CacheStaleReason/eagerRefresh``
+    /// with a ``CacheOutcome/hit`` (the entry was fresh; a refresh started). Nil for an ordinary hit.
+    public var staleReason: CacheStaleReason?
 
-    public init(part: Part, tier: CacheTier, outcome: CacheOutcome) {
+    public init(part: Part, tier: CacheTier, outcome: CacheOutcome, staleReason: CacheStaleReason? = nil) {
         self.part = part
         self.tier = tier
         self.outcome = outcome
+        self.staleReason = staleReason
     }
 }
 
