@@ -149,6 +149,12 @@ extension APIService {
         metadata.timeout = configuration.jitter.applied(to: metadata.timeout, default: cache.defaultTimeout)
         // Whatever the storage policy decided, the entry is kept for as long as this request's policy may serve it.
         metadata.keepStale(for: request.cachePolicy)
+        // And for as long as its fail-safe window may serve it.
+        if case .success(let options)? = resilience(for: request, placement: placement),
+            options.staleRetention > metadata.staleRetention
+        {
+            metadata.staleRetention = options.staleRetention
+        }
         var key = placement.key
         let varies = semantics.vary != nil
         if placement.isShared, let names = semantics.vary, variesOnCredential(names) { return nil }

@@ -46,6 +46,15 @@ extension APIService {
         /// revalidated (lifetime 0) and entries that never expire are not lengthened. Default ``CacheJitter/none``.
         /// A hub sets it through its `rest` configuration.
         public var jitter: CacheJitter = .none
+        /// The door's resilience options (fail-safe, soft and hard timeouts, eager refresh) for cache-first and
+        /// stale-if-error reads: a request's own ``RequestType/resilience`` and its domain's
+        /// (``domainResilience``) win over these. Default ``CacheResilience/none`` (every option off: reads behave as
+        /// without resilience, and a fresh hit pays nothing for it). A hub sets it to its `rest` configuration's
+        /// value over the hub's own default (`CacheHub.Configuration.resilience`).
+        public var resilience: CacheResilience = .none
+        /// Per-domain resilience options, between a request's own and ``resilience``; the hub installs one that
+        /// reads its settings file. Default: nil.
+        public var domainResilience: (any RESTDomainResilience)?
 
         public init(
             honorsHTTPCaching: Bool = true,

@@ -56,7 +56,9 @@ extension APIService {
 
     /// A read answered from memory or the second level: one call to the instrumentation, no allocation.
     @usableFromInline
-    func reportServed(_ tier: CacheTier, _ outcome: CacheOutcome) {
-        configuration.instrumentation?.cacheDidServe(CacheHit(part: .rest, tier: tier, outcome: outcome))
+    func reportServed(_ tier: CacheTier, _ outcome: CacheOutcome, reason: CacheStaleReason? = nil) {
+        if let reason { shared.staleAnswers.record(reason) }
+        configuration.instrumentation?.cacheDidServe(
+            CacheHit(part: .rest, tier: tier, outcome: outcome, staleReason: reason))
     }
 }

@@ -20,6 +20,12 @@ public final class APIService: Sendable {
         public let requestStates: CachedRequestStateManager
         let clock: any CacheClock
         let backgroundRefreshes = BackgroundTasks()
+        /// Keys whose failing upstream is not asked again until the fail-safe throttle ends.
+        let failSafeThrottle = FailSafeThrottle<CachedRequestStateManager.Key>()
+        /// One eager refresh per key and scope.
+        let eagerRefreshes = EagerRefreshGate<CachedRequestStateManager.Key>()
+        /// Answers decided by fail-safe, a soft timeout or an eager refresh, per reason (the hub exports them).
+        public let staleAnswers = StaleAnswerCounts()
         /// Set once an answer with `Vary` was stored through this core: until then the hit path skips looking for
         /// variants (one lookup per hit instead of a peek and a lookup).
         @usableFromInline let hasVaryingEntries = Atomic<Bool>(false)
@@ -167,6 +173,12 @@ public final class APIService: Sendable {
         if policy.readsCacheFirst {
             switch read(request, at: placement) {
             case .fresh(let cached):
+                if mayRefreshEagerly(request), refreshEagerlyIfDue(request, placement, cached) {
+                    reportServed(.l1, .hit, reason: .eagerRefresh)
+                    var answer = cached.withSource(.cache, now: clock.now())
+                    answer.staleReason = .eagerRefresh
+                    return .success(answer)
+                }
                 reportServed(.l1, .hit)
                 return .success(cached.withSource(.cache, now: clock.now()))
             case .stale(let cached): stale = cached
@@ -178,23 +190,35 @@ public final class APIService: Sendable {
             if stale == nil, let answer = await secondLevelAnswer(request, placement) { return .success(answer) }
             return .failure(.cacheMiss)
         case .cacheFirst, .networkOnly:
+            if case .cacheFirst = policy {
+                switch resilience(for: request, placement: placement) {
+                case .success(let options)?:
+                    return await resilientFetch(request, placement, stale: stale, options: options)
+                case .failure(let error)?: return .failure(error)
+                case nil: break
+                }
+            }
             return await fetch(request, placement, revalidating: stale)
         case .noCache:
             return await performUncached(request, placement: placement)
         case .staleWhileRevalidate(let gracePeriod):
             if let stale, stale.staleness(at: clock.now()) <= gracePeriod {
                 backgroundRefreshes.start { _ = await self.fetch(request, placement, revalidating: stale) }
-                reportServed(.l1, .stale)
-                return .success(stale.withSource(.staleCache, now: clock.now()))
+                return serveStale(stale, reason: .softTimeout)
             }
             return await fetch(request, placement, revalidating: stale)
         case .staleIfError(let maximumStaleness):
+            // With resilience options on, stale-if-error is their fail-safe with this window.
+            switch resilience(for: request, placement: placement) {
+            case .success(let options)?: return await resilientFetch(request, placement, stale: stale, options: options)
+            case .failure(let error)?: return .failure(error)
+            case nil: break
+            }
             let result = await fetch(request, placement, revalidating: stale)
             if case .failure(let error) = result, error.isRecoverableFromCache, let stale,
                 stale.staleness(at: clock.now()) <= maximumStaleness
             {
-                reportServed(.l1, .stale)
-                return .success(stale.withSource(.staleCache, now: clock.now()))
+                return serveStale(stale, reason: .failSafe)
             }
             return result
         case .networkFirst:
@@ -202,8 +226,7 @@ public final class APIService: Sendable {
             guard case .failure(let error) = result, error.isRecoverableFromCache else { return result }
             switch read(request, at: placement) {
             case .fresh(let cached), .stale(let cached):
-                reportServed(.l1, .stale)
-                return .success(cached.withSource(.staleCache, now: clock.now()))
+                return serveStale(cached, reason: .failSafe)
             case .miss: return result
             }
         }
@@ -239,7 +262,7 @@ public final class APIService: Sendable {
     }
 
     /// Requests that differ in their own headers (e.g. `Accept-Language`) must not share a flight.
-    private func flightIdentity<T: RequestType>(_ request: T, _ placement: RequestPlan.CachePlacement) -> String {
+    func flightIdentity<T: RequestType>(_ request: T, _ placement: RequestPlan.CachePlacement) -> String {
         let headers = request.headers
         guard headers.count > 0 else { return placement.key }
         return placement.key + "\u{1F}"
@@ -248,7 +271,7 @@ public final class APIService: Sendable {
 
     /// The read inside the flight: the second level first (when the policy reads the cache first), then the
     /// upstream. Waiters of the flight share both.
-    private func networkRead<T: RequestType>(
+    func networkRead<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
         generation: CacheGeneration,

@@ -60,6 +60,21 @@ public final class CachedRequestStateManager: Sendable {
         return (typed, outcome.joined)
     }
 
+    /// ``run(_:generation:joining:operation:)`` with the caller waiting at most `timeout` (nil: as long as it
+    /// takes): past it the call goes on in its own task, lands for the callers still waiting and stores its answer;
+    /// one call per key however many callers time out.
+    public func run<Value: Sendable>(
+        _ key: Key,
+        generation: CacheGeneration,
+        joining: Joining = .anyCurrentCall,
+        waitingAtMost timeout: Duration?,
+        operation: @escaping @Sendable () async -> Value
+    ) async -> CacheRaceOutcome<(value: Value, joined: Bool)> {
+        await CacheDeadlineRace.race(timeout) {
+            await self.run(key, generation: generation, joining: joining, operation: operation)
+        }
+    }
+
     /// Makes the scope's calls in flight unjoinable (they go on for their callers): after a successful mutation,
     /// no later read of the session is answered by a call that left before it.
     public func retireCalls(in scope: CacheScope) {

@@ -61,6 +61,13 @@ public struct DataWithSource<Value: Sendable>: Sendable {
     public var age: Duration
     /// Whether a 304 confirmed a cached entry instead of sending a body.
     public var wasRevalidated: Bool
+    /// Which resilience option decided this answer: `failSafe` or `softTimeout` for a stale answer (stale-if-error
+    /// and network-first fallbacks count as fail-safe, stale-while-revalidate as a soft timeout of zero),
+    /// `eagerRefresh` for a fresh hit that started a background refresh; nil otherwise.
+    public var staleReason: CacheStaleReason?
+
+    /// Whether the answer is a cached entry past its freshness (``ResponseSource/staleCache``).
+    public var isStale: Bool { source == .staleCache }
 
     public init(data: Value, source: ResponseSource, age: Duration = .zero, wasRevalidated: Bool = false) {
         self.data = data

@@ -27,6 +27,10 @@ public protocol RequestType: Sendable {
     var cache: Cache? { get }
     /// How cache and network are combined. Default: ``RESTCachePolicy/cacheFirst``.
     var cachePolicy: RESTCachePolicy { get }
+    /// This call's resilience options (fail-safe, soft and hard timeouts, eager refresh), over its domain's and the
+    /// service's (`APIService.Configuration.resilience`): set only what this call does differently. Used by the
+    /// cache-first and stale-if-error policies. Default: nil (the domain's and the service's).
+    var resilience: CacheResilience? { get }
 }
 
 extension RequestType {
@@ -34,6 +38,7 @@ extension RequestType {
     public var queryItems: [QueryItem] { [] }
     public var headers: CurlHTTPClient.Headers { [:] }
     public var cachePolicy: RESTCachePolicy { .cacheFirst }
+    public var resilience: CacheResilience? { nil }
 }
 
 extension RequestType where Body == EmptyBody {

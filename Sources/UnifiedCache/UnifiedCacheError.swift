@@ -42,6 +42,9 @@ public struct UnifiedCacheError: Error, CustomStringConvertible, Sendable {
         /// The upstream could not say whether a token is valid (unreachable, an error status, an unreadable answer,
         /// too many verifications at once); nothing was remembered, the next request asks again.
         public static let tokenVerificationUnavailable = Code("tokenVerificationUnavailable")
+        /// A value's factory did not answer within the hard timeout (`CacheResilience.hardTimeout`) and nothing
+        /// could be served in its place; the factory goes on in the background and stores its value when it returns.
+        public static let timedOut = Code("timedOut")
 
         public var description: String {
             name

@@ -26,7 +26,7 @@ struct BenchMain {
         let suites: [String: any BenchSuite] = [
             "transport": TransportSuite(), "rest": RESTSuite(), "graphql": GraphQLSuite(), "unified": UnifiedSuite(),
             "sessions": SessionsSuite(), "soak": SoakSuite(), "replicas": ReplicasSuite(), "l2": SecondLevelSuite(),
-            "values": ValuesSuite(), "bus": BusSuite(),
+            "values": ValuesSuite(), "resilience": ResilienceSuite(), "bus": BusSuite(),
         ]
         // The soak runs a million requests by default, the bus starts processes: only when asked for by name.
         let selected = suiteName == "all" ? suites.keys.sorted().filter { $0 != "soak" && $0 != "bus" } : [suiteName]
@@ -57,7 +57,8 @@ struct BenchMain {
 
     static let usage = """
         usage: ucache-bench SUITE [--json] [--help] [suite options]
-        suites: transport, rest, graphql, unified, sessions, soak, replicas, l2, values, bus, all (all but soak and bus)
+        suites: transport, rest, graphql, unified, sessions, soak, replicas, l2, values, resilience, bus,
+            all (all but soak and bus)
         Run `ucache-bench SUITE --help` for a suite's method and options. Build with -c release.
         """
 }

@@ -15,15 +15,17 @@ struct FacadeHarness {
     /// - Parameter bankingPresets: whether the hub opts into the bank's presets (entity links, account-learning
     ///   paths and, unless `settings` is given, the domain map), as the bank's BFF does; false keeps the defaults.
     init(
-        _ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false, bankingPresets: Bool = true
+        _ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false, bankingPresets: Bool = true,
+        resilience: CacheResilience = .none
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
-        let configuration = CacheHub.Configuration(
+        var configuration = CacheHub.Configuration(
             restBaseURL: tenant.baseURL,
             graphQLEndpoint: tenant.graphqlURL,
             rest: .init(honorsHTTPCaching: honorsHTTPCaching),
             maintenance: .init(interval: nil)
         )
+        configuration.resilience = resilience
         hub = try CacheHub(
             configuration: bankingPresets ? configuration.withBankingPresets() : configuration,
             settings: try settings ?? SettingsStore(settings: bankingPresets ? .banking : CacheSettings()),

@@ -63,6 +63,15 @@ public final class CacheHub: Sendable {
         let current = settings.current
         let limits = current.memory
         try configuration.replication?.validate()
+        for (place, options) in [
+            ("resilience", configuration.resilience), ("rest.resilience", configuration.rest.resilience),
+        ] {
+            do {
+                _ = try options.validated()
+            } catch {
+                throw UnifiedCacheError(code: .invalidSettings, message: error.message, place: place, underlying: error)
+            }
+        }
         let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
         self.replication = replication
         let secondLevel = configuration.secondLevel.map { level in
@@ -96,7 +105,8 @@ public final class CacheHub: Sendable {
                 configuration: storeConfiguration, clock: clock, budget: budget, observer: observer)
             self.valueStore = valueStore
             let valueCore = ValueCore(
-                store: valueStore, coder: configuration.valueCoder, secondLevel: secondLevel, replication: replication)
+                store: valueStore, coder: configuration.valueCoder, secondLevel: secondLevel, replication: replication,
+                resilience: configuration.resilience)
             self.valueCore = valueCore
             self.graphQLStore = try GraphQLNormalizedStore(
                 cacheConfiguration: configuration.graphQLCache,
@@ -198,6 +208,7 @@ public final class CacheHub: Sendable {
         var families = metrics()?.metricFamilies() ?? []
         let values = values.statistics()
         if values.wasUsed { families += values.metricFamilies() }
+        if let staleAnswers = staleAnswersFamily() { families.append(staleAnswers) }
         families += replication?.metricFamilies() ?? []
         families += secondLevel?.metricFamilies() ?? []
         return families

@@ -65,6 +65,10 @@ final class SessionFactory: CookieStoreAccounting {
         var restConfiguration = configuration.rest
         restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: configuration.entityLinks)
         restConfiguration.instrumentation = restConfiguration.instrumentation ?? configuration.instrumentation
+        // Resilience: a call's options over its domain's (the settings), over the door's, over the hub's. The GraphQL
+        // door takes `configuration.resilience` the same way once its client has resilience options.
+        restConfiguration.resilience = configuration.rest.resilience.merged(over: configuration.resilience)
+        restConfiguration.domainResilience = RESTSettingsResilience(settings: settings)
         // Each session's service inspects answers with its own inspector (see `makeParts`).
         restConfiguration.responseInspector = nil
         restCore = APIService.Shared(

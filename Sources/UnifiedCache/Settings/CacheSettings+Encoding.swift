@@ -47,8 +47,13 @@ private struct SettingsFile: Encodable {
         var typenames: [String]?
         var schemaCoordinates: [SchemaCoordinate]?
         var valueTags: [String]?
+        var failSafeMaxDuration: Double?
+        var failSafeThrottleDuration: Double?
+        var softTimeout: Double?
+        var hardTimeout: Double?
+        var eagerRefreshThreshold: Double?
 
-        init(_ domain: CacheDomain, policy: DomainCachePolicy) {
+        init(_ domain: CacheDomain, policy: DomainCachePolicy, resilience: CacheResilience?) {
             summary = domain.summary.isEmpty ? nil : domain.summary
             self.policy = policy == .default ? nil : policy
             restDomains = domain.restDomains.sorted()
@@ -58,6 +63,19 @@ private struct SettingsFile: Encodable {
             typenames = Self.nonEmpty(domain.typenames.sorted())
             schemaCoordinates = Self.nonEmpty(domain.schemaCoordinates.sorted())
             valueTags = Self.nonEmpty(domain.valueTags.sorted())
+            if let resilience {
+                failSafeMaxDuration = resilience.failSafeMaxDuration.map(Self.seconds)
+                if resilience.failSafeThrottleDuration != CacheResilience().failSafeThrottleDuration {
+                    failSafeThrottleDuration = Self.seconds(resilience.failSafeThrottleDuration)
+                }
+                softTimeout = resilience.softTimeout.map(Self.seconds)
+                hardTimeout = resilience.hardTimeout.map(Self.seconds)
+                eagerRefreshThreshold = resilience.eagerRefreshThreshold
+            }
+        }
+
+        private static func seconds(_ duration: Duration) -> Double {
+            Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         }
 
         private static func nonEmpty<Element>(_ values: [Element]) -> [Element]? {
@@ -79,7 +97,8 @@ private struct SettingsFile: Encodable {
         clearAffectedDomainsOnChange = settings.clearsAffectedDomainsOnChange
         var domains: [String: Domain] = [:]
         for domain in settings.domainMap.domains {
-            domains[domain.name.rawValue] = Domain(domain, policy: settings.policy(for: domain.name))
+            domains[domain.name.rawValue] = Domain(
+                domain, policy: settings.policy(for: domain.name), resilience: settings.domainResilience[domain.name])
         }
         self.domains = domains
     }

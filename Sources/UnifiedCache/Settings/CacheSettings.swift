@@ -81,6 +81,11 @@ public struct CacheSettings: Hashable, Sendable {
         public var idleTimeout: Duration { OutsideValue.clampedDuration(seconds: idleTimeoutSeconds) }
     }
 
+    /// Resilience options per domain (the settings file's `failSafeMaxDuration`, `failSafeThrottleDuration`,
+    /// `softTimeout`, `hardTimeout` and `eagerRefreshThreshold` keys of a domain), between a call's own options and
+    /// the hub's default (`CacheHub.Configuration.resilience`). Default: none.
+    public var domainResilience: [CacheDomain.Name: CacheResilience] = [:]
+
     public init(
         defaultTimeout: Timeout = .seconds(300),
         isTimeoutEnabled: Bool = true,

@@ -1,3 +1,5 @@
+import CacheCore
+
 /// Reads the `domains` section of a settings file: per-domain policies and additions to (or replacements of) the
 /// domain map.
 struct SettingsDomainsDecoder {
@@ -7,7 +9,8 @@ struct SettingsDomainsDecoder {
         "restDomains", "restKeyPrefixes", "restPathPatterns", "graphQLOperations", "typenames", "schemaCoordinates",
         "valueTags",
     ]
-    private static let domainKeys = ["summary", "policy", "seconds", "members"] + memberKeys
+    private static let domainKeys =
+        ["summary", "policy", "seconds", "members"] + memberKeys + CacheSettings.resilienceKeys
 
     /// What one entry under `domains` says.
     private struct Entry {
@@ -15,6 +18,7 @@ struct SettingsDomainsDecoder {
         var replacesMembers = false
         var summary = ""
         var members: [String: [String]] = [:]
+        var resilience: CacheResilience?
     }
 
     func decode(_ node: SettingsJSON, into settings: inout CacheSettings) throws(UnifiedCacheError) {
@@ -32,6 +36,13 @@ struct SettingsDomainsDecoder {
             if let policy = entry.policy {
                 settings.domainPolicies[name] = policy
             }
+            if let resilience = entry.resilience {
+                do {
+                    settings.domainResilience[name] = try resilience.validated()
+                } catch {
+                    throw reader.error(error.message, at: domainPath, value)
+                }
+            }
         }
     }
 
@@ -46,6 +57,23 @@ struct SettingsDomainsDecoder {
             case "policy": policyNode = value
             case "seconds": secondsNode = value
             case "members": entry.replacesMembers = try decodeMembersMode(value, at: valuePath)
+            case "failSafeMaxDuration", "failSafeThrottleDuration", "softTimeout", "hardTimeout":
+                let duration = OutsideValue.clampedDuration(seconds: try reader.seconds(value, at: valuePath))
+                var options = entry.resilience ?? CacheResilience()
+                switch key {
+                case "failSafeMaxDuration": options.failSafeMaxDuration = duration
+                case "failSafeThrottleDuration": options.failSafeThrottleDuration = duration
+                case "softTimeout": options.softTimeout = duration
+                default: options.hardTimeout = duration
+                }
+                entry.resilience = options
+            case "eagerRefreshThreshold":
+                guard case .number(let lexeme) = value.value, let share = Double(lexeme) else {
+                    throw reader.mismatch("a share between 0 and 1 (e.g. 0.9)", value, at: valuePath)
+                }
+                var options = entry.resilience ?? CacheResilience()
+                options.eagerRefreshThreshold = share
+                entry.resilience = options
             default:
                 entry.members[key] = try reader.strings(
                     value,

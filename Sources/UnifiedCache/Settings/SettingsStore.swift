@@ -24,6 +24,9 @@ public enum SettingsSource: Sendable {
 /// every file.
 public final class SettingsStore: Sendable {
     private let state: Mutex<CacheSettings>
+    /// Whether any domain of the settings in force sets an eager-refresh threshold: read on every fresh REST hit,
+    /// so it is an atomic flag rather than a copy of the settings.
+    let refreshesEagerly = Atomic<Bool>(false)
     /// The variables whose overrides every reload applies.
     public let environment: [String: String]
 
@@ -34,7 +37,9 @@ public final class SettingsStore: Sendable {
         throws(UnifiedCacheError)
     {
         self.environment = environment
-        state = Mutex(try settings.overriding(with: environment))
+        let settings = try settings.overriding(with: environment)
+        state = Mutex(settings)
+        refreshesEagerly.store(settings.setsEagerRefresh, ordering: .relaxed)
     }
 
     /// A store loaded the way a process starts: `UCACHE_SETTINGS`'s file (if set), then the overrides.
@@ -64,6 +69,7 @@ public final class SettingsStore: Sendable {
         let previous = state.withLock { current in
             let previous = current
             current = loaded
+            refreshesEagerly.store(loaded.setsEagerRefresh, ordering: .relaxed)
             return previous
         }
         return SettingsChange(from: previous, to: loaded)

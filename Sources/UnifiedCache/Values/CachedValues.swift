@@ -60,6 +60,11 @@ public struct CachedValues: Sendable {
         // The hit path, specialized in the caller for `Value`: the closed flag, one lookup, one cast.
         if let session, session.isClosed { throw ValueCore.ended }
         if case .fresh(let entry) = core.store.lookup(key, in: scope), let value = entry.value as? Value {
+            if core.refreshesEagerly || options.resilience?.eagerRefreshThreshold != nil {
+                core.refreshEagerlyIfDue(
+                    entry, as: Value.self, forKey: key, tags: tags, options: options, in: scope, session: session,
+                    factory: factory)
+            }
             return value
         }
         return try await core.miss(

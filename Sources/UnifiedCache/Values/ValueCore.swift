@@ -31,15 +31,30 @@ final class ValueCore: Sendable {
     /// Publishes the doors' clears to the other replicas; nil without replication.
     let replication: ReplicationCoordinator?
     private let counters = Mutex(ValueCacheStatistics())
+    /// The hub's resilience options, under each call's.
+    let resilience: CacheResilience
+    /// Whether the hub's options refresh eagerly (read on every fresh hit).
+    @usableFromInline
+    let refreshesEagerly: Bool
+    /// Keys whose failing factory is not run again until the fail-safe throttle ends.
+    let failSafeThrottle = FailSafeThrottle<FlightKey>()
+    /// One eager refresh per key, scope and type.
+    let eagerRefreshes = EagerRefreshGate<FlightKey>()
+    /// Eager refreshes running, so tests and shutdown can wait for them.
+    let backgroundRefreshes = BackgroundTasks()
+    /// Answers decided by fail-safe, a soft timeout or an eager refresh.
+    let staleAnswers = StaleAnswerCounts()
 
     init(
         store: CacheStore, coder: any ValueCoder, secondLevel: SecondLevelFront?,
-        replication: ReplicationCoordinator?
+        replication: ReplicationCoordinator?, resilience: CacheResilience = .none
     ) {
         self.store = store
         self.coder = coder
         self.secondLevel = secondLevel
         self.replication = replication
+        self.resilience = resilience
+        self.refreshesEagerly = resilience.eagerRefreshThreshold != nil
     }
 
     // MARK: Reading
@@ -52,8 +67,13 @@ final class ValueCore: Sendable {
         session: CacheSession?, factory: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let request = try ValueRequest(key: key, tags: tags, options: options)
-        let generation = store.generation(of: scope)
         let flight = FlightKey(scope: scope, key: key, type: ObjectIdentifier(Value.self))
+        let resilience = try self.resilience(for: options)
+        if resilience.isEnabled {
+            return try await resilientMiss(
+                request, flight: flight, resilience: resilience, session: session, factory: factory)
+        }
+        let generation = store.generation(of: scope)
         let answer = await flights.run(flight, generation: generation) {
             await self.produce(request, in: scope, session: session, generation: generation, factory: factory)
         }
@@ -66,7 +86,7 @@ final class ValueCore: Sendable {
 
     /// The leader's work: the second level, else the factory; then memory (and the second level) under the
     /// generation taken before, unless the session ended meanwhile.
-    private func produce<Value: Codable & Sendable>(
+    func produce<Value: Codable & Sendable>(
         _ request: ValueRequest, in scope: CacheScope, session: CacheSession?, generation: CacheGeneration,
         factory: @Sendable () async throws -> Value
     ) async -> FlightResult {
@@ -115,7 +135,9 @@ final class ValueCore: Sendable {
             counters.withLock { $0.discardedAfterClear += 1 }
             return .success(value)
         }
-        let metadata = request.metadata(timeout: request.timeout)
+        var metadata = request.metadata(timeout: request.timeout)
+        // Kept through maintenance for as long as fail-safe may serve it.
+        metadata.staleRetention = (try? resilience(for: request.options))?.staleRetention ?? .zero
         let outcome = store.insert(
             value, byteCost: data.count, key: request.key, scope: scope, metadata: metadata, ifGeneration: generation)
         if outcome == .rejectedStaleGeneration {

@@ -14,10 +14,17 @@ public struct ValueCacheOptions: Sendable, Hashable {
     public var duration: Duration?
     /// Whether the value may go to the second level.
     public var secondLevel: SecondLevel
+    /// This call's resilience options, over the hub's (`CacheHub.Configuration.resilience`): fail-safe serves the
+    /// last value within its window when the factory throws or times out, the soft timeout returns it at once while
+    /// the factory completes in the background, the hard timeout ends a call with nothing to serve with
+    /// ``UnifiedCacheError/Code/timedOut``, and eager refresh runs the factory once in the background for a value
+    /// late in its life. Nil: the hub's.
+    public var resilience: CacheResilience?
 
-    public init(duration: Duration? = nil, secondLevel: SecondLevel = .allowed) {
+    public init(duration: Duration? = nil, secondLevel: SecondLevel = .allowed, resilience: CacheResilience? = nil) {
         self.duration = duration
         self.secondLevel = secondLevel
+        self.resilience = resilience
     }
 
     /// The store's timeout for ``duration``; nil when the duration is negative (the caller's mistake).

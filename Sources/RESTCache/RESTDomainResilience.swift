@@ -1,0 +1,14 @@
+import CacheCore
+
+/// Resilience options per domain, for ``APIService/Configuration/domainResilience``: the hub answers from its
+/// settings file (each domain's `failSafeMaxDuration`, `softTimeout`, … keys), reloaded with the rest of the
+/// settings.
+public protocol RESTDomainResilience: Sendable {
+    /// Whether any domain sets an eager-refresh threshold. Read on every fresh hit, so it must be cheap (an atomic
+    /// load): when false, a fresh hit never looks further.
+    var refreshesEagerly: Bool { get }
+
+    /// The options of the domains a request belongs to (by its cache key and its declared domains and tags), or nil
+    /// when none sets any. Asked on misses, stale entries and stores, and on fresh hits when ``refreshesEagerly``.
+    func resilience(forKey key: String, domains: Set<String>) -> CacheResilience?
+}

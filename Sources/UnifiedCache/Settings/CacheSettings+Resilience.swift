@@ -1,0 +1,42 @@
+import CacheCore
+import RESTCache
+
+extension CacheSettings {
+    /// The settings file's resilience keys of a domain, each in seconds except the threshold (a share, 0 < x < 1).
+    static let resilienceKeys = [
+        "failSafeMaxDuration", "failSafeThrottleDuration", "softTimeout", "hardTimeout", "eagerRefreshThreshold",
+    ]
+
+    /// Whether any domain sets an eager-refresh threshold.
+    var setsEagerRefresh: Bool {
+        domainResilience.values.contains { $0.eagerRefreshThreshold != nil }
+    }
+
+    /// The options of the first of `names` (in name order) that sets any: a request belongs to one domain in
+    /// practice; when several apply, the order is stable.
+    func resilience(forDomains names: Set<CacheDomain.Name>) -> CacheResilience? {
+        guard !domainResilience.isEmpty else { return nil }
+        var merged: CacheResilience?
+        for name in names.sorted() {
+            guard let options = domainResilience[name] else { continue }
+            merged = merged.map { $0.merged(over: options) } ?? options
+        }
+        return merged
+    }
+}
+
+/// The hub's per-domain resilience for its REST door: read from the settings in force on each call, so a reload
+/// takes effect for the next request.
+struct RESTSettingsResilience: RESTDomainResilience {
+    let settings: SettingsStore
+
+    var refreshesEagerly: Bool {
+        settings.refreshesEagerly.load(ordering: .relaxed)
+    }
+
+    func resilience(forKey key: String, domains: Set<String>) -> CacheResilience? {
+        let current = settings.current
+        guard !current.domainResilience.isEmpty else { return nil }
+        return current.resilience(forDomains: current.domainMap.domainNames(forRESTKey: key, tags: domains))
+    }
+}

@@ -1,0 +1,124 @@
+import CacheCore
+
+/// Fail-safe, soft and hard timeouts and eager refresh for the value door: the factory is the upstream.
+extension ValueCore {
+    /// The call's options over the hub's, checked.
+    func resilience(for options: ValueCacheOptions) throws(UnifiedCacheError) -> CacheResilience {
+        let merged = (options.resilience ?? .none).merged(over: resilience)
+        guard merged.isEnabled else { return merged }
+        do {
+            return try merged.validated()
+        } catch {
+            throw UnifiedCacheError(
+                code: .invalidValueRequest, message: error.message, place: "options.resilience", underlying: error)
+        }
+    }
+
+    /// A miss (or a stale value) with resilience options: the last value within its fail-safe window answers when
+    /// the factory throws (then throttled), is slower than the soft timeout (the run completes in the background
+    /// and stores its value) or exceeds the hard timeout; with nothing to serve, the hard timeout throws
+    /// ``UnifiedCacheError/Code/timedOut``.
+    func resilientMiss<Value: Codable & Sendable>(
+        _ request: ValueRequest, flight: FlightKey, resilience: CacheResilience, session: CacheSession?,
+        factory: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let scope = flight.scope
+        let now = store.clock.now()
+        var usable: Value?
+        if resilience.failSafeMaxDuration != nil, case .stale(let entry) = store.peek(request.key, in: scope),
+            let value = entry.value as? Value,
+            resilience.freshness(storedAt: entry.storedAt, expiresAt: entry.expiresAt, now: now) == .staleUsable
+        {
+            usable = value
+        }
+        let throttle = failSafeThrottle
+        if let usable, throttle.isThrottled(flight, at: now) {
+            staleAnswers.record(.failSafe)
+            return usable
+        }
+        let hasStale = usable != nil
+        let generation = store.generation(of: scope)
+        let softTimeout = hasStale ? resilience.softTimeout : nil
+        let outcome = await flights.run(
+            flight, generation: generation, waitingAtMost: softTimeout ?? resilience.hardTimeout
+        ) { () async -> FlightResult in
+            if hasStale, throttle.isThrottled(flight, at: self.store.clock.now()) {
+                return .failure(Self.throttled)
+            }
+            let raced = await CacheDeadlineRace.race(resilience.hardTimeout) { () async -> FlightResult? in
+                await self.produce(request, in: scope, session: session, generation: generation, factory: factory)
+            }
+            let result: FlightResult
+            switch raced {
+            case .answered(let answer): result = answer
+            case .timedOut: result = .failure(Self.timedOut(resilience.hardTimeout))
+            case .cancelled: result = .failure(CancellationError())
+            }
+            switch result {
+            case .success: throttle.lift(flight)
+            case .failure:
+                if hasStale {
+                    throttle.throttle(flight, for: resilience.failSafeThrottleDuration, now: self.store.clock.now())
+                }
+            }
+            return result
+        }
+        switch outcome {
+        case .answered(let answer):
+            if case .failure = answer.value, let usable {
+                staleAnswers.record(.failSafe)
+                return usable
+            }
+            guard let value = try answer.value.get() as? Value else { throw CancellationError() }
+            return value
+        case .timedOut:
+            if let usable {
+                staleAnswers.record(softTimeout != nil ? .softTimeout : .failSafe)
+                return usable
+            }
+            throw Self.timedOut(resilience.hardTimeout)
+        case .cancelled:
+            throw CancellationError()
+        }
+    }
+
+    /// On a fresh hit: when the value is past its eager-refresh threshold, runs the factory once in the background
+    /// (one run per key, scope and type across concurrent hits); its value is stored as a miss's would be.
+    @usableFromInline
+    func refreshEagerlyIfDue<Value: Codable & Sendable>(
+        _ entry: CacheEntry, as type: Value.Type, forKey key: String, tags: Set<String>, options: ValueCacheOptions,
+        in scope: CacheScope, session: CacheSession?, factory: @escaping @Sendable () async throws -> Value
+    ) {
+        guard let resilience = try? resilience(for: options), resilience.eagerRefreshThreshold != nil,
+            resilience.freshness(storedAt: entry.storedAt, expiresAt: entry.expiresAt, now: store.clock.now())
+                == .refreshEagerly,
+            let request = try? ValueRequest(key: key, tags: tags, options: options)
+        else { return }
+        let flight = FlightKey(scope: scope, key: key, type: ObjectIdentifier(Value.self))
+        let gate = eagerRefreshes
+        guard gate.begin(flight, entryStoredAt: entry.storedAt) else { return }
+        staleAnswers.record(.eagerRefresh)
+        backgroundRefreshes.start {
+            let generation = self.store.generation(of: scope)
+            let answer = await self.flights.run(flight, generation: generation) {
+                await self.produce(request, in: scope, session: session, generation: generation, factory: factory)
+            }
+            if case .success? = answer?.value {
+                gate.end(flight, succeeded: true)
+            } else {
+                gate.end(flight, succeeded: false)
+            }
+        }
+    }
+
+    static func timedOut(_ hardTimeout: Duration?) -> UnifiedCacheError {
+        UnifiedCacheError(
+            code: .timedOut,
+            message: "The value's factory did not answer within the hard timeout (\(hardTimeout ?? .zero)).",
+            place: "options.resilience.hardTimeout")
+    }
+
+    /// What a run that found its key throttled answers its callers with (they serve the stale value).
+    static let throttled = UnifiedCacheError(
+        code: .timedOut, message: "The factory failed moments ago; its fail-safe throttle is on.")
+}

@@ -1,0 +1,15 @@
+import RESTCache
+
+/// The balance read with resilience options of its own (``RequestType/resilience``).
+struct ResilientBalanceRequest: RequestType {
+    typealias Response = Balance
+    typealias ErrorBody = BankErrorBody
+    var accountId = "101"
+    var timeout: Timeout = .seconds(60)
+    var cachePolicy: RESTCachePolicy = .cacheFirst
+    var resilience: CacheResilience?
+    var path: String { "/api/accounts/\(accountId)/balance" }
+    var cache: RequestCache? {
+        RequestCache(key: "balances.\(accountId)", timeout: timeout, domains: ["balances"])
+    }
+}
