@@ -1,6 +1,7 @@
 import CacheCore
 import FixtureSupport
 import Foundation
+import GraphQLCache
 import RESTCache
 import Testing
 
@@ -27,6 +28,43 @@ struct HubResilienceTests {
         let text = harness.hub.metricsText()
         #expect(text.contains(#"ucache_stale_answers_total{part="rest",reason="fail_safe"} 1"#))
         #expect(text.contains(#"ucache_stale_answers_total{part="rest",reason="soft_timeout"} 0"#))
+    }
+
+    @Test("The hub default reaches the GraphQL door: a failing operation is answered stale from fail-safe")
+    func hubDefaultReachesGraphQL() async throws {
+        let harness = try await FacadeHarness(
+            "hr-graphql", resilience: CacheResilience(failSafeMaxDuration: .seconds(3_600)))
+        let session = harness.session(.alice)
+        #expect(try await session.graphQL.fetch(operation: accountBalanceQuery).get().staleReason == nil)
+        harness.clock.advance(by: .seconds(601))
+        _ = await harness.hub.runMaintenance()
+        try await harness.tenant.inject(.status(503), operation: "AccountBalance", count: 5)
+        let served = try await session.graphQL.fetch(operation: accountBalanceQuery).get()
+        #expect(served.isStale)
+        #expect(served.staleReason == .failSafe)
+    }
+
+    @Test("A domain's settings keys reach the GraphQL operations it names; without them the upstream's error is the answer")
+    func perDomainSettingsReachGraphQL() async throws {
+        let json = #"""
+            { "domainMap": "banking", "domains": { "balances": { "failSafeMaxDuration": 3600 } } }
+            """#
+        let settings = try SettingsStore(settings: CacheSettings(json: Array(json.utf8)))
+        let harness = try await FacadeHarness("hr-graphql-domain", settings: settings)
+        let session = harness.session(.alice)
+        _ = try await session.graphQL.fetch(operation: accountBalanceQuery).get()
+        harness.clock.advance(by: .seconds(601))
+        _ = await harness.hub.runMaintenance()
+        try await harness.tenant.inject(.status(503), operation: "AccountBalance", count: 5)
+        #expect(try await session.graphQL.fetch(operation: accountBalanceQuery).get().staleReason == .failSafe)
+
+        let plain = try await FacadeHarness("hr-graphql-plain")
+        let bob = plain.session(.bob)
+        _ = try await bob.graphQL.fetch(operation: accountBalanceQuery).get()
+        plain.clock.advance(by: .seconds(601))
+        _ = await plain.hub.runMaintenance()
+        try await plain.tenant.inject(.status(503), operation: "AccountBalance", count: 5)
+        #expect(throws: GraphQLCacheError.self) { try await bob.graphQL.fetch(operation: accountBalanceQuery).get() }
     }
 
     @Test("A hub that never served a stale answer exports no stale-answer series")

@@ -69,8 +69,8 @@ extension CacheHub {
         /// memory budget is charged and what the second level stores. Default: ``JSONValueCoder``.
         public var valueCoder: any ValueCoder = JSONValueCoder()
         /// The hub's default resilience options (fail-safe, soft and hard timeouts, eager refresh) for every front
-        /// door: under each domain's options from the settings file, which are under each call's own. The REST door
-        /// takes ``rest``'s `resilience` over this one; the value door takes it as is. Checked when the hub is made
+        /// door: under each domain's options from the settings file, which are under each call's own. The REST and
+        /// GraphQL doors take ``rest``'s and ``graphQL``'s `resilience` over this one; the value door takes it as is. Checked when the hub is made
         /// (an invalid option throws `invalidSettings`). Default ``CacheResilience/none``.
         public var resilience: CacheResilience = .none
 

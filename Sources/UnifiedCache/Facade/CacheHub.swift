@@ -65,6 +65,7 @@ public final class CacheHub: Sendable {
         try configuration.replication?.validate()
         for (place, options) in [
             ("resilience", configuration.resilience), ("rest.resilience", configuration.rest.resilience),
+            ("graphQL.resilience", configuration.graphQL.resilience),
         ] {
             do {
                 _ = try options.validated()

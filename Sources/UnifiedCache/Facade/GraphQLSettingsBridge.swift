@@ -17,6 +17,17 @@ enum GraphQLSettingsBridge {
         case .never: config.defaultTimeout = neverSeconds
         case .useDefault: break
         }
+        // A domain's resilience reaches the operations it names; options the app set per operation win.
+        if !settings.domainResilience.isEmpty {
+            for domain in settings.domainMap.domains {
+                for operation in domain.graphQLOperations where base.operationResilience[operation] == nil {
+                    let names = settings.domainMap.domainNames(forOperation: operation)
+                    if let options = settings.resilience(forDomains: names) {
+                        config.operationResilience[operation] = options
+                    }
+                }
+            }
+        }
         return config
     }
 

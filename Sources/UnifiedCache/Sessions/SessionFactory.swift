@@ -53,6 +53,7 @@ final class SessionFactory: CookieStoreAccounting {
         let freshness = GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness)
         var graphQLConfiguration = configuration.graphQL
         graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
+        graphQLConfiguration.resilience = configuration.graphQL.resilience.merged(over: configuration.resilience)
         graphQLConfiguration.instrumentation = graphQLConfiguration.instrumentation ?? configuration.instrumentation
         do {
             graphQLCore = try GraphQLClient.Shared(
@@ -65,8 +66,8 @@ final class SessionFactory: CookieStoreAccounting {
         var restConfiguration = configuration.rest
         restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: configuration.entityLinks)
         restConfiguration.instrumentation = restConfiguration.instrumentation ?? configuration.instrumentation
-        // Resilience: a call's options over its domain's (the settings), over the door's, over the hub's. The GraphQL
-        // door takes `configuration.resilience` the same way once its client has resilience options.
+        // Resilience: a call's options over its domain's (the settings), over the door's, over the hub's; the GraphQL
+        // door's are merged the same way above (its domains' options arrive per operation through the freshness).
         restConfiguration.resilience = configuration.rest.resilience.merged(over: configuration.resilience)
         restConfiguration.domainResilience = RESTSettingsResilience(settings: settings)
         // Each session's service inspects answers with its own inspector (see `makeParts`).
