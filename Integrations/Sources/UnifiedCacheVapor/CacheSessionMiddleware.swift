@@ -32,7 +32,7 @@ public struct CacheSessionMiddleware: AsyncMiddleware {
     /// A session for the user Vapor's authenticators logged in: `identity` turns the app's `User` (found with
     /// `req.auth.get(User.self)`) into the principal and the credentials the session sends upstream. Put the
     /// authenticator before this middleware; a request it did not log in is anonymous.
-    public init<User: Authenticatable>(
+    public init<User: Authenticatable & Sendable>(
         hub: CacheHub, user: User.Type, identity: @escaping @Sendable (User) -> CacheIdentity
     ) {
         self.init(hub: hub) { request in request.auth.get(User.self).map(identity) }

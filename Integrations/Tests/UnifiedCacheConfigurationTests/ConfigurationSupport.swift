@@ -14,8 +14,8 @@ final class RecordingAccessReporter: AccessReporter {
 
 /// Test values: a fleet secret and a Redis password that must never show in a log or an error.
 enum Secrets {
-    static let fleet = "a-fleet-secret-of-32-bytes-or-more-000"
-    static let secondLevel = "another-secret-for-the-second-level-0"
+    static let fleet = "base64:ZmxlZXQtc2VjcmV0LWJ5dGVzLWZvci10aGUtdGVzdHMhISEh"
+    static let secondLevel = "base64:c2Vjb25kLWxldmVsLXNlY3JldC1ieXRlcy1mb3ItdGVzdHMhIQ=="
     static let redisPassword = "hunter2-redis-password"
 }
 

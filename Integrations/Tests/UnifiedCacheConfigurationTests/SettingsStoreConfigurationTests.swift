@@ -43,12 +43,12 @@ struct SettingsStoreConfigurationTests {
     @Test("a settings file named by the settings key is loaded, then the overrides apply")
     func settingsFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ucache-config-\(UUID()).json").path
-        try Data(#"{"domainMap": "banking", "defaultTimeout": 30}"#.utf8).write(to: URL(fileURLWithPath: path))
+        try Data(#"{"domainMap": "banking", "sessions": {"maxSessions": 30}}"#.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let settings = try SettingsStore(
             config: memoryReader(["ucache.settings": path, "ucache.domain.balances": "always"])
         ).current
-        #expect(settings.defaultTimeout == .seconds(30))
+        #expect(settings.sessions.maxSessions == 30)
         #expect(settings.domainPolicies[.balances] == .always)
     }
 

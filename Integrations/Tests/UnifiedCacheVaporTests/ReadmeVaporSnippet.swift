@@ -4,7 +4,7 @@ import UnifiedCache
 import UnifiedCacheVapor
 import Vapor
 
-struct Account: ResponseCodable, Content {
+struct Account: Content {
     var id: String
     var name: String
 }

@@ -13,14 +13,14 @@ struct VaporHarness {
     let hub: CacheHub
 
     init(
-        _ label: String, instrumentation: (any CacheInstrumentation)? = nil, settings: SettingsStore = SettingsStore()
+        _ label: String, instrumentation: (any CacheInstrumentation)? = nil, settings: SettingsStore? = nil
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var configuration = CacheHub.Configuration(
             restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL, maintenance: .init(interval: nil))
         configuration.instrumentation = CacheInstrumentationGroup(
             [CacheStatusInstrumentation()] + (instrumentation.map { [$0] } ?? []))
-        hub = try CacheHub(configuration: configuration, settings: settings, clock: clock)
+        hub = try CacheHub(configuration: configuration, settings: settings ?? SettingsStore(), clock: clock)
     }
 
     /// A `.testing` app configured by `configure`, handed to `body`, then shut down (its lifecycle handlers run).
