@@ -43,7 +43,8 @@ struct SettingsStoreConfigurationTests {
     @Test("a settings file named by the settings key is loaded, then the overrides apply")
     func settingsFile() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("ucache-config-\(UUID()).json").path
-        try Data(#"{"domainMap": "banking", "sessions": {"maxSessions": 30}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let json = #"{"domainMap": "banking", "sessions": {"maxSessions": 30}}"#
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let settings = try SettingsStore(
             config: memoryReader(["ucache.settings": path, "ucache.domain.balances": "always"])
