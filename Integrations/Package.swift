@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// UnifiedCache in the server-side Swift ecosystem: Hummingbird, swift-log, swift-metrics, swift-distributed-tracing
-// and ServiceLifecycle. Its own package, so the library's Package.swift keeps zero dependencies; one product per concern,
+// UnifiedCache in the server-side Swift ecosystem: Hummingbird, Vapor, swift-configuration, swift-log, swift-metrics,
+// swift-distributed-tracing and ServiceLifecycle. Its own package, so the library's Package.swift keeps zero dependencies; one product per concern,
 // so an app links only the API packages it takes (see Integrations/README.md).
 let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny")
@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "UnifiedCacheTracing", targets: ["UnifiedCacheTracing"]),
         .library(name: "UnifiedCacheServiceLifecycle", targets: ["UnifiedCacheServiceLifecycle"]),
         .library(name: "UnifiedCacheHummingbird", targets: ["UnifiedCacheHummingbird"]),
+        .library(name: "UnifiedCacheVapor", targets: ["UnifiedCacheVapor"]),
+        .library(name: "UnifiedCacheConfiguration", targets: ["UnifiedCacheConfiguration"]),
     ],
     dependencies: [
         .package(name: "UnifiedCache", path: ".."),
@@ -26,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
     ],
     targets: [
         .target(
@@ -55,18 +59,44 @@ let package = Package(
         .target(
             name: "UnifiedCacheServiceLifecycle",
             dependencies: [
+                "UnifiedCacheServerSupport",
                 .product(name: "UnifiedCache", package: "UnifiedCache"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
         ),
+        // What the framework adapters share and no framework needs: RFC 9211 Cache-Status, the verified identity.
+        .target(
+            name: "UnifiedCacheServerSupport",
+            dependencies: [.product(name: "UnifiedCache", package: "UnifiedCache")],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "UnifiedCacheHummingbird",
             dependencies: [
+                "UnifiedCacheServerSupport",
                 .product(name: "UnifiedCache", package: "UnifiedCache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "UnifiedCacheVapor",
+            dependencies: [
+                "UnifiedCacheServerSupport",
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "Vapor", package: "vapor"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "UnifiedCacheConfiguration",
+            dependencies: [
+                .product(name: "UnifiedCache", package: "UnifiedCache"),
+                .product(name: "RedisReplication", package: "UnifiedCache"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: strictSettings
         ),
@@ -102,6 +132,26 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnifiedCacheVaporTests",
+            dependencies: [
+                "UnifiedCacheVapor",
+                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "VaporTesting", package: "vapor"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnifiedCacheConfigurationTests",
+            dependencies: [
+                "UnifiedCacheConfiguration",
+                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                .product(name: "RedisReplication", package: "UnifiedCache"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ],
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 import Hummingbird
 import UnifiedCache
+import UnifiedCacheServerSupport
 
 /// A request context that carries the user's cache session: the app's context conforms to it, and
 /// ``CacheSessionMiddleware`` fills ``cache`` in.
@@ -14,22 +15,6 @@ import UnifiedCache
 public protocol CacheRequestContext: RequestContext {
     /// The request's session and what served its reads; empty until the middleware ran.
     var cache: CacheRequestState { get set }
-}
-
-/// Who a request is, as the app's authenticator verified it: what the middleware asks the hub a session for.
-public struct CacheIdentity: Sendable {
-    /// The verified user.
-    public var principal: VerifiedPrincipal
-    /// What the session sends upstream on the user's behalf.
-    public var credentials: APIService.Credentials
-    /// The client's session id (a cookie), for several sessions per user; nil for one session per user.
-    public var sessionID: String?
-
-    public init(principal: VerifiedPrincipal, credentials: APIService.Credentials, sessionID: String? = nil) {
-        self.principal = principal
-        self.credentials = credentials
-        self.sessionID = sessionID
-    }
 }
 
 /// The cache part of a request context: the user's ``CacheSession`` and the reads that served the request.
@@ -55,9 +40,7 @@ public struct CacheRequestState: Sendable {
 
     /// A REST request's answer in the user's session (a 401 without one), noted for `Cache-Status`.
     public func response<Request: RequestType>(for request: Request) async throws -> Request.Response {
-        let answer = try await requireSession().rest.responseWithSource(for: request)
-        recorder?.record(CacheStatus(answer, method: request.method))
-        return answer.data
+        try await requireSession().recordedResponse(for: request, recorder: recorder)
     }
 
     /// A GraphQL query's `data` in the user's session (a 401 without one), noted for `Cache-Status`.
@@ -67,9 +50,7 @@ public struct CacheRequestState: Sendable {
 
     /// A GraphQL query's whole answer in the user's session (a 401 without one), noted for `Cache-Status`.
     public func result<Query: GraphQLQuery>(for query: Query) async throws -> GraphQLResult<Query.Data> {
-        let result = try await requireSession().graphQL.result(for: query)
-        recorder?.record(CacheStatus(result))
-        return result
+        try await requireSession().recordedResult(for: query, recorder: recorder)
     }
 
     /// Logout: ends the user's session on every replica (everything of theirs cleared, answers in flight not
@@ -78,9 +59,6 @@ public struct CacheRequestState: Sendable {
     public func endSession() async throws -> UnifiedClearReport? {
         guard let hub, let identity else { throw HTTPError(.unauthorized) }
         if let verifier, let token { verifier.forget(token: token) }
-        if let sessionID = identity.sessionID {
-            return await hub.endSession(id: sessionID, principal: identity.principal)
-        }
-        return await hub.endSession(principal: identity.principal)
+        return await hub.endSession(for: identity)
     }
 }

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import UnifiedCache
+import UnifiedCacheServerSupport
 
 /// Puts the verified user's ``CacheSession`` in the request context and sets the response's RFC 9211
 /// `Cache-Status` from what served the request's cache reads (see ``CacheStatus``).
@@ -34,17 +35,14 @@ public struct CacheSessionMiddleware<Context: CacheRequestContext>: RouterMiddle
         self.hub = hub
         self.verifier = verifier
         self.identify = { request, _ in
-            guard let authorization = request.headers[.authorization] else { return nil }
-            let principal: VerifiedPrincipal
             do throws(UnifiedCacheError) {
-                principal = try await verifier.principal(authorization: authorization)
+                return try await CacheIdentity.bearer(
+                    authorization: request.headers[.authorization], verifier: verifier)
             } catch let error where error.code == .tokenRejected {
                 throw HTTPError(.unauthorized)
             } catch {
                 throw HTTPError(.badGateway)
             }
-            let token = UpstreamTokenVerifier.bearerToken(authorization) ?? ""
-            return CacheIdentity(principal: principal, credentials: .bearer(token))
         }
     }
 
@@ -57,10 +55,7 @@ public struct CacheSessionMiddleware<Context: CacheRequestContext>: RouterMiddle
         context.cache.hub = hub
         if let identity = try await identify(request, context) {
             context.cache.identity = identity
-            context.cache.session =
-                identity.sessionID.map {
-                    hub.session(id: $0, principal: identity.principal, credentials: identity.credentials)
-                } ?? hub.session(principal: identity.principal, credentials: identity.credentials)
+            context.cache.session = hub.session(for: identity)
             if let verifier {
                 context.cache.verifier = verifier
                 context.cache.token = UpstreamTokenVerifier.bearerToken(request.headers[.authorization])
@@ -78,5 +73,5 @@ public struct CacheSessionMiddleware<Context: CacheRequestContext>: RouterMiddle
 
 extension HTTPField.Name {
     /// RFC 9211's `Cache-Status`.
-    public static var cacheStatus: HTTPField.Name { HTTPField.Name("Cache-Status")! }
+    public static var cacheStatus: HTTPField.Name { HTTPField.Name(CacheStatus.fieldName)! }
 }

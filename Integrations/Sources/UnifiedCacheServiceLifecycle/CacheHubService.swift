@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import UnifiedCache
+import UnifiedCacheServerSupport
 
 /// The hub as a ServiceLifecycle `Service`: part of the app's `ServiceGroup`, it runs until the group shuts down,
 /// then drains before the hub stops.

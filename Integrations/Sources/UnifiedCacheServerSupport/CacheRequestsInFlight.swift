@@ -1,8 +1,9 @@
 import Synchronization
 import UnifiedCache
 
-/// Counts the hub's upstream calls in flight (REST and GraphQL), so ``CacheHubService`` can let them finish before
-/// the hub shuts down. Install it as (or in a ``CacheInstrumentationGroup`` of) the hub's instrumentation.
+/// Counts the hub's upstream calls in flight (REST and GraphQL), so a lifecycle (ServiceLifecycle's
+/// `CacheHubService`, Vapor's `CacheHubLifecycle`) can let them finish before the hub shuts down. Install it as (or
+/// in a `CacheInstrumentationGroup` of) the hub's instrumentation.
 public final class CacheRequestsInFlight: CacheInstrumentation {
     private let count = Atomic<Int>(0)
 

@@ -22,6 +22,9 @@ import UnifiedCache
 /// it a second-level hit reads as `ucache-l1; hit`. A read that joined another request's upstream call reports what
 /// that call answered (the second level's part is seen by the request that made the call).
 public enum CacheStatus: Int, Comparable, Sendable {
+    /// The response header's name.
+    public static let fieldName = "Cache-Status"
+
     /// A fresh answer from the cache.
     case hit
     /// A stored answer past its lifetime, served without asking the upstream.
