@@ -53,7 +53,8 @@ let package = Package(
         ),
         .target(
             name: "RedisReplication",
-            dependencies: ["CHiredis", "COpenSSL", "UnifiedCache"],
+            // The seams it implements (ReplicationTransport, SecondLevelStore) live in CacheCore, below the facade.
+            dependencies: ["CHiredis", "COpenSSL", "CacheCore"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import UnifiedCache
+import CacheCore
 
 #if canImport(Glibc)
     import Glibc
