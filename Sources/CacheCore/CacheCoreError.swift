@@ -5,27 +5,21 @@
 public struct CacheCoreError: Error, CustomStringConvertible, Sendable {
     /// A stable identifier of the failure, comparable across releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Base: String, Hashable, Sendable {
-            case invalidConfiguration
-            case invalidTimeout
-            case invalidByteCost
-        }
+        private let name: String
 
-        private let base: Base
-
-        private init(_ base: Base) {
-            self.base = base
+        private init(_ name: String) {
+            self.name = name
         }
 
         /// A `CacheStore.Configuration` or `MemoryBudget` value is out of range.
-        public static let invalidConfiguration = Code(.invalidConfiguration)
+        public static let invalidConfiguration = Code("invalidConfiguration")
         /// A timeout is negative, NaN or infinite (or a default timeout is `useDefault`).
-        public static let invalidTimeout = Code(.invalidTimeout)
+        public static let invalidTimeout = Code("invalidTimeout")
         /// A byte cost is negative.
-        public static let invalidByteCost = Code(.invalidByteCost)
+        public static let invalidByteCost = Code("invalidByteCost")
 
         public var description: String {
-            base.rawValue
+            name
         }
     }
 

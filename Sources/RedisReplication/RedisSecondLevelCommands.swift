@@ -1,5 +1,5 @@
-import Foundation
 import CacheCore
+import Foundation
 
 /// A command and the slot of its keys (every key of a command is in one slot), for routing on a cluster.
 struct RedisRoutedCommand {
