@@ -70,11 +70,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The fixture server and redis-server for the tests and the bench, as the root's tests start them: the
+        // root's FixtureSupport files this package needs, compiled here through symbolic links (one copy of the
+        // code; FixtureSupport is not a product of the library). Not a product.
+        .target(
+            name: "IntegrationFixtures",
+            dependencies: [.product(name: "CurlHTTP", package: "UnifiedCache")],
+            path: "Tests/IntegrationFixtures",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "unified-cache-integrations-bench",
             dependencies: [
                 "UnifiedCacheLogging", "UnifiedCacheMetrics", "UnifiedCacheTracing",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
@@ -84,7 +93,7 @@ let package = Package(
             name: "UnifiedCacheIntegrationsTests",
             dependencies: [
                 "UnifiedCacheLogging", "UnifiedCacheMetrics", "UnifiedCacheTracing", "UnifiedCacheServiceLifecycle",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "RedisReplication", package: "UnifiedCache"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -97,7 +106,7 @@ let package = Package(
             name: "UnifiedCacheHummingbirdTests",
             dependencies: [
                 "UnifiedCacheHummingbird",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "RedisReplication", package: "UnifiedCache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
