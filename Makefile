@@ -92,8 +92,12 @@ DOC_MODULES := CurlHTTP CacheCore RESTCache GraphQLLanguage GraphQLCache Unified
 
 docs: deps
 	@mkdir -p $(DOCS_SCRATCH)/symbol-graphs $(DOCS_OUTPUT)
-	$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target RedisReplication $(SWIFT_FLAGS) -Xswiftc -emit-symbol-graph \
-		-Xswiftc -emit-symbol-graph-dir -Xswiftc $(abspath $(DOCS_SCRATCH))/symbol-graphs
+	@# UnifiedCache and RedisReplication are two tops (the Redis module depends on CacheCore's seams, not on the
+	@# facade): building both emits every library module's graph.
+	for top in UnifiedCache RedisReplication; do \
+		$(SWIFT) build --scratch-path $(DOCS_SCRATCH) --target $$top $(SWIFT_FLAGS) -Xswiftc -emit-symbol-graph \
+			-Xswiftc -emit-symbol-graph-dir -Xswiftc $(abspath $(DOCS_SCRATCH))/symbol-graphs || exit 1; \
+	done
 	@failed=0; for module in $(DOC_MODULES); do \
 		graphs=$(DOCS_SCRATCH)/graphs/$$module; log=$(DOCS_SCRATCH)/$$module.docc.log; \
 		rm -rf $$graphs && mkdir -p $$graphs; \

@@ -16,8 +16,8 @@ let package = Package(
         .library(name: "GraphQLCache", targets: ["GraphQLCache"]),
         .library(name: "UnifiedCache", targets: ["UnifiedCache"]),
         .library(name: "RedisReplication", targets: ["RedisReplication"]),
-        // The fixture servers, for the tests and benchmarks of Integrations/ (a package of its own).
-        .library(name: "FixtureSupport", targets: ["FixtureSupport"]),
+        // FixtureSupport (the fixture servers) is a target, not a product: the tests, the demo and the bench use it;
+        // Integrations/ compiles the files it needs into a test-support target of its own (IntegrationFixtures).
     ],
     targets: [
         .systemLibrary(
@@ -53,7 +53,8 @@ let package = Package(
         ),
         .target(
             name: "RedisReplication",
-            dependencies: ["CHiredis", "COpenSSL", "UnifiedCache"],
+            // The seams it implements (ReplicationTransport, SecondLevelStore) live in CacheCore, below the facade.
+            dependencies: ["CHiredis", "COpenSSL", "CacheCore"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -100,11 +100,20 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The fixture server and redis-server for the tests and the bench, as the root's tests start them: the
+        // root's FixtureSupport files this package needs, compiled here through symbolic links (one copy of the
+        // code; FixtureSupport is not a product of the library). Not a product.
+        .target(
+            name: "IntegrationFixtures",
+            dependencies: [.product(name: "CurlHTTP", package: "UnifiedCache")],
+            path: "Tests/IntegrationFixtures",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "unified-cache-integrations-bench",
             dependencies: [
                 "UnifiedCacheLogging", "UnifiedCacheMetrics", "UnifiedCacheTracing",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
@@ -114,7 +123,7 @@ let package = Package(
             name: "UnifiedCacheIntegrationsTests",
             dependencies: [
                 "UnifiedCacheLogging", "UnifiedCacheMetrics", "UnifiedCacheTracing", "UnifiedCacheServiceLifecycle",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "RedisReplication", package: "UnifiedCache"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
@@ -127,7 +136,7 @@ let package = Package(
             name: "UnifiedCacheHummingbirdTests",
             dependencies: [
                 "UnifiedCacheHummingbird",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "RedisReplication", package: "UnifiedCache"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -139,7 +148,7 @@ let package = Package(
             name: "UnifiedCacheVaporTests",
             dependencies: [
                 "UnifiedCacheVapor",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "VaporTesting", package: "vapor"),
             ],
@@ -149,7 +158,7 @@ let package = Package(
             name: "UnifiedCacheConfigurationTests",
             dependencies: [
                 "UnifiedCacheConfiguration",
-                .product(name: "FixtureSupport", package: "UnifiedCache"),
+                "IntegrationFixtures",
                 .product(name: "RedisReplication", package: "UnifiedCache"),
                 .product(name: "Configuration", package: "swift-configuration"),
             ],

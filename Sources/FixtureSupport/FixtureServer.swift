@@ -89,9 +89,10 @@ enum FixtureProcess {
     }
 
     static func packageRoot() -> URL {
-        // Sources/FixtureSupport/FixtureServer.swift -> package root
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+        // Sources/FixtureSupport/FixtureServer.swift -> package root. Integrations/ compiles this file through a
+        // symbolic link (its IntegrationFixtures target), so the link is resolved first.
+        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
     }
 }
 

@@ -10,49 +10,65 @@ public struct GraphQLLanguageError: Error, CustomStringConvertible, Sendable {
     ///
     /// New codes are added as static members; compare with `==` or `switch` over the static members.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
+        private enum Base: String, Hashable, Sendable {
+            case syntaxError
+            case unsupportedDefinition
+            case unknownFragment
+            case fragmentCycle
+            case undefinedVariable
+            case duplicateOperationName
+            case duplicateFragmentName
+            case anonymousOperationNotAlone
+            case operationNotFound
+            case ambiguousOperation
+            case tooDeep
+            case tooLarge
+            case invalidJSON
+        }
 
-        init(_ name: String) {
-            self.name = name
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
         }
 
         /// The code's stable name, e.g. `syntaxError`, for logs and metrics labels.
         public var description: String {
-            name
+            base.rawValue
         }
 
         // MARK: Documents
 
         /// The document does not follow the GraphQL grammar (lexical or syntactic).
-        public static let syntaxError = Code("syntaxError")
+        public static let syntaxError = Code(.syntaxError)
         /// The document contains a type-system definition or extension, which cannot be executed.
-        public static let unsupportedDefinition = Code("unsupportedDefinition")
+        public static let unsupportedDefinition = Code(.unsupportedDefinition)
         /// A fragment spread names a fragment the document does not define.
-        public static let unknownFragment = Code("unknownFragment")
+        public static let unknownFragment = Code(.unknownFragment)
         /// Fragments spread each other in a cycle, so the selection would be infinite.
-        public static let fragmentCycle = Code("fragmentCycle")
+        public static let fragmentCycle = Code(.fragmentCycle)
         /// An operation uses a variable it does not define.
-        public static let undefinedVariable = Code("undefinedVariable")
+        public static let undefinedVariable = Code(.undefinedVariable)
         /// Two operations share a name.
-        public static let duplicateOperationName = Code("duplicateOperationName")
+        public static let duplicateOperationName = Code(.duplicateOperationName)
         /// Two fragments share a name.
-        public static let duplicateFragmentName = Code("duplicateFragmentName")
+        public static let duplicateFragmentName = Code(.duplicateFragmentName)
         /// An anonymous operation is not the document's only operation.
-        public static let anonymousOperationNotAlone = Code("anonymousOperationNotAlone")
+        public static let anonymousOperationNotAlone = Code(.anonymousOperationNotAlone)
         /// The requested operation is not in the document, or the document has none.
-        public static let operationNotFound = Code("operationNotFound")
+        public static let operationNotFound = Code(.operationNotFound)
         /// No operation name was given and the document has several operations.
-        public static let ambiguousOperation = Code("ambiguousOperation")
+        public static let ambiguousOperation = Code(.ambiguousOperation)
         /// The document nests selections, lists or objects deeper than the configured maximum.
-        public static let tooDeep = Code("tooDeep")
+        public static let tooDeep = Code(.tooDeep)
         /// The document has more tokens than the configured maximum.
-        public static let tooLarge = Code("tooLarge")
+        public static let tooLarge = Code(.tooLarge)
 
         // MARK: JSON
 
         /// Bytes that are not one valid JSON value (UTF-8, RFC 8259); ``GraphQLLanguageError/byteOffset`` says
         /// where.
-        public static let invalidJSON = Code("invalidJSON")
+        public static let invalidJSON = Code(.invalidJSON)
     }
 
     /// The error's contents live in one shared, immutable box, so throwing and propagating the error moves a

@@ -1,4 +1,4 @@
-import UnifiedCache
+import CacheCore
 
 /// What a reply of the second level's connection settles.
 enum RedisSecondLevelOwed {

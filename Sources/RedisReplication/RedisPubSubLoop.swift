@@ -1,6 +1,6 @@
+import CacheCore
 import Foundation
 import Synchronization
-import UnifiedCache
 
 #if canImport(Glibc)
     import Glibc

@@ -1,36 +1,58 @@
 /// The Redis module's one error: a stable code, a message that never contains the password, and the cause.
 public struct RedisReplicationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, stable across releases.
-    public enum Code: String, Hashable, Sendable {
+    /// What went wrong, stable across releases: compare with `==` or `switch` over the static members; the
+    /// description is the code's stable name (`connectFailed`, …), for logs and metrics labels.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case invalidURL
+            case connectFailed
+            case missingCredentials
+            case authenticationFailed
+            case protocolError
+            case connectionLost
+            case timedOut
+            case tlsConfigurationInvalid
+            case tlsCertificateUntrusted
+            case tlsHostNameMismatch
+            case tlsCertificateExpired
+            case tlsHandshakeTimedOut
+            case tlsFailed
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
         /// `UCACHE_REDIS_URL` (or the URL given) is not `redis[s]://[user[:password]@]host[:port]`.
-        case invalidURL
+        public static let invalidURL = Code(.invalidURL)
         /// The TCP connection could not be made (refused, unreachable, timed out).
-        case connectFailed
+        public static let connectFailed = Code(.connectFailed)
         /// The configuration would connect without AUTH (no password and no explicit opt-out), or names a user
         /// without a password.
-        case missingCredentials
+        public static let missingCredentials = Code(.missingCredentials)
         /// The server rejected AUTH.
-        case authenticationFailed
+        public static let authenticationFailed = Code(.authenticationFailed)
         /// A command got no answer in time, or an unexpected one.
-        case protocolError
+        public static let protocolError = Code(.protocolError)
         /// The connection broke while in use.
-        case connectionLost
+        public static let connectionLost = Code(.connectionLost)
         /// The server did not answer a health check within the configured timeout (down or paused).
-        case timedOut
+        public static let timedOut = Code(.timedOut)
         /// The TLS settings cannot be used: a CA, certificate or key file that is missing or unreadable, a key that
         /// does not match its certificate, or a certificate without a key.
-        case tlsConfigurationInvalid
+        public static let tlsConfigurationInvalid = Code(.tlsConfigurationInvalid)
         /// The server's certificate chain does not lead to a trusted CA (unknown or self-signed issuer, bad signature).
-        case tlsCertificateUntrusted
+        public static let tlsCertificateUntrusted = Code(.tlsCertificateUntrusted)
         /// The server's certificate does not name the host (or the configured server name).
-        case tlsHostNameMismatch
+        public static let tlsHostNameMismatch = Code(.tlsHostNameMismatch)
         /// The server's certificate has expired (or is not valid yet).
-        case tlsCertificateExpired
+        public static let tlsCertificateExpired = Code(.tlsCertificateExpired)
         /// The TLS handshake did not finish within its timeout (the server accepted TCP and never answered TLS).
-        case tlsHandshakeTimedOut
+        public static let tlsHandshakeTimedOut = Code(.tlsHandshakeTimedOut)
         /// The TLS handshake or a TLS record failed otherwise: the server refused the client (e.g. mutual TLS
         /// without a client certificate), no common protocol version, or a plaintext server.
-        case tlsFailed
+        public static let tlsFailed = Code(.tlsFailed)
+
+        public var description: String { base.rawValue }
     }
 
     /// What went wrong.
@@ -49,6 +71,6 @@ public struct RedisReplicationError: Error, Hashable, Sendable, CustomStringConv
 
     /// Code, message and hiredis's text.
     public var description: String {
-        "RedisReplicationError(\(code.rawValue)): \(message)" + (underlying.map { " (\($0))" } ?? "")
+        "RedisReplicationError(\(code)): \(message)" + (underlying.map { " (\($0))" } ?? "")
     }
 }

@@ -1,4 +1,4 @@
-import UnifiedCache
+import CacheCore
 
 /// Carries a hub's clears to the other replicas over Redis pub/sub: the back end of UnifiedCache's
 /// `ReplicationTransport` seam.

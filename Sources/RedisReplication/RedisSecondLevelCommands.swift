@@ -1,5 +1,5 @@
+import CacheCore
 import Foundation
-import UnifiedCache
 
 /// A command and the slot of its keys (every key of a command is in one slot), for routing on a cluster.
 struct RedisRoutedCommand {

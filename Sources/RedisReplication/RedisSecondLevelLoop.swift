@@ -1,6 +1,6 @@
+import CacheCore
 import Foundation  // Thread, once at start; nothing per read
 import Synchronization
-import UnifiedCache
 
 /// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
 /// loop is not already due to wake, write one byte to its pipe. All Redis I/O happens on the loop's own thread

@@ -1,4 +1,4 @@
-import UnifiedCache
+import CacheCore
 
 /// The second level's key layout and its Lua scripts, loaded with SCRIPT LOAD at every (re)connection (on every
 /// node of a cluster) and run with EVALSHA, so each operation is one command and one round trip.

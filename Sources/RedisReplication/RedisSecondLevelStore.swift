@@ -1,4 +1,4 @@
-import UnifiedCache
+import CacheCore
 
 /// The fleet's shared second level (L2) in Redis: the back end of CacheCore's `SecondLevelStore` seam.
 ///

@@ -1,5 +1,5 @@
+import CacheCore
 import Foundation  // Thread, per connection attempt; nothing per request
-import UnifiedCache
 
 /// Nodes: discovery of the slot map, connections, routing and the loss of a node.
 extension RedisSecondLevelWorker {

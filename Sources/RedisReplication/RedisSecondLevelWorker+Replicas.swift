@@ -1,4 +1,4 @@
-import UnifiedCache
+import CacheCore
 
 /// Clears a replica confirms: a clear step a primary acknowledged can be lost when that primary dies before its
 /// replica has it, and the promoted replica would then serve what the clear removed. On a primary that has replicas,

@@ -1,4 +1,4 @@
-import UnifiedCache
+import CacheCore
 
 #if canImport(Glibc)
     import Glibc

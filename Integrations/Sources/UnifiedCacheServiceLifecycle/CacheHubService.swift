@@ -125,15 +125,36 @@ public struct CacheHubService: Service {
     }
 }
 
-/// Why ``CacheHubService`` ended the group.
+/// Why ``CacheHubService`` ended the group: a stable code, a message that never contains credentials, and the cause.
 public struct CacheHubServiceError: Error, CustomStringConvertible, Sendable {
-    public enum Code: String, Sendable {
+    /// What went wrong, stable across releases: compare with `==` over the static members; the description is the
+    /// code's stable name.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case replicationRefused
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
         /// A replication link was refused for its credentials.
-        case replicationRefused
+        public static let replicationRefused = Code(.replicationRefused)
+
+        public var description: String { base.rawValue }
     }
 
+    /// What went wrong.
     public let code: Code
+    /// What happened, for a log; never contains credentials.
     public let message: String
+    /// The error that caused this one, if any; not printed by ``description`` (its text may carry secrets).
+    public let underlying: (any Error & Sendable)?
 
-    public var description: String { "CacheHubServiceError(\(code.rawValue)): \(message)" }
+    init(code: Code, message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String { "CacheHubServiceError(\(code)): \(message)" }
 }

@@ -1,5 +1,5 @@
 import Configuration
-import FixtureSupport
+import IntegrationFixtures
 import RedisReplication
 import Testing
 import UnifiedCache

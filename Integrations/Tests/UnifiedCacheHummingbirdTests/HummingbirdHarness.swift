@@ -1,8 +1,8 @@
-import FixtureSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import IntegrationFixtures
 import UnifiedCache
 import UnifiedCacheHummingbird
 

@@ -1,6 +1,6 @@
-import FixtureSupport
 import Foundation
 import HummingbirdTesting
+import IntegrationFixtures
 import Testing
 import UnifiedCache
 

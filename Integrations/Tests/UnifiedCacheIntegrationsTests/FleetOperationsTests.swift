@@ -1,7 +1,7 @@
-import FixtureSupport
 import Foundation
 import InMemoryLogging
 import InMemoryTracing
+import IntegrationFixtures
 import Logging
 import MetricsTestKit
 import RedisReplication

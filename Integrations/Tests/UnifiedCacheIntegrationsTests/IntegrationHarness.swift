@@ -1,5 +1,5 @@
-import FixtureSupport
 import Foundation
+import IntegrationFixtures
 import UnifiedCache
 
 /// A hub over a fixture tenant with the integrations under test installed, and the secret values the root package's

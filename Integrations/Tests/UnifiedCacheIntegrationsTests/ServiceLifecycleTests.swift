@@ -1,4 +1,4 @@
-import FixtureSupport
+import IntegrationFixtures
 import Logging
 import RedisReplication
 import ServiceLifecycle

@@ -1,6 +1,6 @@
-import FixtureSupport
 import Foundation
 import InMemoryTracing
+import IntegrationFixtures
 import Testing
 import Tracing
 import UnifiedCache

@@ -1,4 +1,4 @@
-import FixtureSupport
+import IntegrationFixtures
 import Testing
 import UnifiedCache
 import UnifiedCacheVapor

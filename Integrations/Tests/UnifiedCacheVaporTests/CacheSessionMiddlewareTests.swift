@@ -1,5 +1,5 @@
-import FixtureSupport
 import Foundation
+import IntegrationFixtures
 import Testing
 import UnifiedCache
 import UnifiedCacheVapor

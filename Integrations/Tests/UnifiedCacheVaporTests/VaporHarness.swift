@@ -1,5 +1,5 @@
-import FixtureSupport
 import Foundation
+import IntegrationFixtures
 import UnifiedCache
 import UnifiedCacheVapor
 import Vapor

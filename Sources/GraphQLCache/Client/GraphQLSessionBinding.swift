@@ -2,22 +2,15 @@ import CacheCore
 import CurlHTTP
 import Synchronization
 
-/// What a session lends the GraphQL clients made over it: the credentials in force, whether it ended, and the
-/// client state that must outlive any one client (query timestamps, the mutation write marks).
+/// What a session lends the GraphQL clients made over it: the credentials in force and whether it ended (its
+/// `UpstreamSessionBinding` part, from CurlHTTP, shared with REST services), and the client state that must
+/// outlive any one client (query timestamps, the mutation write marks).
 ///
 /// A BFF holds a session per signed-in user, a million per replica at the top. A client over a binding holds
 /// nothing of its own, so ``GraphQLClient/init(shared:scope:binding:secondLevel:)`` makes one as a view on each
 /// access instead of keeping one per session; the state is made on the session's first stored answer, mutation or
 /// timestamp clear, so a session that only reads what is cached keeps none.
-public protocol GraphQLSessionBinding: AnyObject, Sendable {
-    /// The credentials the next upstream operation carries (read when it is sent).
-    var credentials: UpstreamCredentials { get }
-    /// Replaces the credentials later operations carry (a token refresh through a client).
-    func updateCredentials(_ credentials: UpstreamCredentials)
-    /// Whether the session ended: its clients then refuse work (see ``GraphQLClient/close()``).
-    var isClosed: Bool { get }
-    /// Ends the clients' work for good (``GraphQLClient/close()`` on any of them).
-    func close()
+public protocol GraphQLSessionBinding: UpstreamSessionBinding {
     /// The session's client state, if it was made.
     var clientState: GraphQLClientState? { get }
     /// The session's client state, made by `make` on first need (under the session's lock, so two first needs
@@ -53,27 +46,15 @@ public final class GraphQLClientState: Sendable {
     }
 }
 
-/// The binding of a client made on its own (not over a session): its credentials, closed flag and state.
-final class OwnGraphQLBinding: GraphQLSessionBinding {
-    private let current: Mutex<UpstreamCredentials>
-    private let closed = Atomic<Bool>(false)
+/// The binding of a client made on its own (not over a session): the standalone lifecycle (credentials, closed
+/// flag) and its state.
+final class OwnGraphQLBinding: GraphQLSessionBinding, StandaloneBinding {
+    let lifecycle: StandaloneLifecycle
     private let state: GraphQLClientState
 
     init(credentials: UpstreamCredentials, configuration: GraphQLClient.Configuration, budget: MemoryBudget?) {
-        current = Mutex(credentials)
+        lifecycle = StandaloneLifecycle(credentials: credentials)
         state = GraphQLClientState(configuration: configuration, budget: budget)
-    }
-
-    var credentials: UpstreamCredentials { current.withLock { $0 } }
-
-    func updateCredentials(_ credentials: UpstreamCredentials) {
-        current.withLock { $0 = credentials }
-    }
-
-    var isClosed: Bool { closed.load(ordering: .acquiring) }
-
-    func close() {
-        closed.store(true, ordering: .releasing)
     }
 
     var clientState: GraphQLClientState? { state }

@@ -1,9 +1,11 @@
-/// The seam between a ``CacheHub`` and the bus that carries its clears to the other replicas of a BFF fleet.
+/// The seam between a hub (UnifiedCache's `CacheHub`) and the bus that carries its clears to the other replicas of a
+/// BFF fleet.
 ///
-/// The hub is the front end: it decides what to publish, seals it (``ReplicationSecret``) and applies what
+/// The hub is the front end: it decides what to publish, seals it (UnifiedCache's `ReplicationSecret`) and applies what
 /// arrives. A transport is the back end, as a swift-log handler is to swift-log: it moves opaque sealed payloads
 /// between replicas and reports whether it is connected. The Redis module implements it over Redis pub/sub; the
-/// core never imports a Redis client, and a BFF that runs one replica configures no transport at all.
+/// core never imports a Redis client, and a BFF that runs one replica configures no transport at all. The seam lives
+/// here, below the facade, so an implementation depends on CacheCore alone; `import UnifiedCache` re-exports it.
 ///
 /// A transport must never block the caller: ``publish(_:)`` queues and returns, I/O happens on the transport's
 /// own thread, and failures show up as ``ReplicationLinkState`` changes, never as errors to the hub's callers.

@@ -1,0 +1,1 @@
+../../../Sources/FixtureSupport/ChildProcess.swift

@@ -1,0 +1,1 @@
+../../../Sources/CacheCore/SanitizerMutex.swift
