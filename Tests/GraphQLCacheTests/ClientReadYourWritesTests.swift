@@ -14,14 +14,20 @@ struct ClientReadYourWritesTests {
     @Test("an accounts query after a payment mutation makes its own call and sees the payment")
     func queryAfterMutationMakesItsOwnCall() async throws {
         let harness = try await ClientHarness("gqlryw-mutation", transportConfiguration: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, operation: "AccountSummary", answerFirst: true)
+        // Held until released (each answer computed when its request arrives), so the first call is surely still on
+        // its way when the mutation and the later query happen, however loaded the machine.
+        try await harness.tenant.holdAnswers(operation: "AccountSummary", answerFirst: true)
         let client = try harness.client()
         let before = Task { await client.fetch(query: AccountSummaryQuery()) }
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
 
         let paid = try await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 5)).value()
         #expect(paid.data.makePayment.account.balance == 2495)
-        let after = try await client.fetch(query: AccountSummaryQuery()).value()
+        let later = Task { await client.fetch(query: AccountSummaryQuery()) }
+        // A query that joined the older call would never make this second request.
+        try await waitUntil { try await harness.count("AccountSummary") == 2 }
+        try await harness.tenant.releaseHeldAnswers()
+        let after = try await later.value.value()
 
         #expect(after.source == .network)
         #expect(after.data.accounts.first?.balance == 2495)
@@ -33,13 +39,14 @@ struct ClientReadYourWritesTests {
     @Test("a query that left before a mutation does not overwrite the mutation's result when it lands")
     func olderAnswerDoesNotOverwriteMutation() async throws {
         let harness = try await ClientHarness("gqlryw-overwrite", transportConfiguration: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, operation: "AccountSummary", answerFirst: true)
+        try await harness.tenant.holdAnswers(operation: "AccountSummary", answerFirst: true)
         let client = try harness.client()
         let before = Task { await client.fetch(query: AccountSummaryQuery()) }
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
 
         let paid = try await client.perform(mutation: MakePaymentMutation(fromAccountId: "101", amount: 5)).value()
         #expect(paid.wasStored)
+        try await harness.tenant.releaseHeldAnswers()
         let late = try await before.value.value()
 
         #expect(late.data.accounts.first?.balance == 2500)

@@ -41,12 +41,18 @@ struct ReadYourWritesTests {
     @Test("a mutation that invalidates nothing still keeps later reads off the calls that left before it")
     func mutationWithoutInvalidation() async throws {
         let harness = try await Harness("ryw-norule", transport: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, route: balanceRoute, answerFirst: true)
+        // Held until released (each answer computed when its request arrives), so the first call is surely still on
+        // its way when the payment and the later read happen, however loaded the machine.
+        try await harness.tenant.holdAnswers(route: balanceRoute, answerFirst: true)
         let service = harness.service(configuration: .init(honorsHTTPCaching: false, invalidatesOwnPath: false))
         let before = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
         try await waitForCount(harness, balanceRoute, 1)
         _ = try await service.perform(with: payment).value()
-        let after = try await service.perform(with: BalanceRequest(accountId: "101")).value()
+        let later = Task { await service.perform(with: BalanceRequest(accountId: "101")) }
+        // A read that joined the older call would never make this second request.
+        try await waitForCount(harness, balanceRoute, 2)
+        try await harness.tenant.releaseHeldAnswers()
+        let after = try await later.value.value()
 
         #expect(after.balance == 2475)
         #expect(try await before.value.value().balance == 2500)

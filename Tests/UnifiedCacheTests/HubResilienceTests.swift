@@ -59,12 +59,12 @@ struct HubResilienceTests {
         #expect(try await session.graphQL.fetch(operation: accountBalanceQuery).get().staleReason == .failSafe)
 
         let plain = try await FacadeHarness("hr-graphql-plain")
-        let bob = plain.session(.bob)
-        _ = try await bob.graphQL.fetch(operation: accountBalanceQuery).get()
+        let alice = plain.session(.alice)
+        _ = try await alice.graphQL.fetch(operation: accountBalanceQuery).get()
         plain.clock.advance(by: .seconds(601))
         _ = await plain.hub.runMaintenance()
         try await plain.tenant.inject(.status(503), operation: "AccountBalance", count: 5)
-        #expect(throws: GraphQLCacheError.self) { try await bob.graphQL.fetch(operation: accountBalanceQuery).get() }
+        await #expect(throws: GraphQLCacheError.self) { try await alice.graphQL.fetch(operation: accountBalanceQuery).get() }
     }
 
     @Test("A hub that never served a stale answer exports no stale-answer series")
