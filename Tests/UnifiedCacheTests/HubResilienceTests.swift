@@ -44,7 +44,7 @@ struct HubResilienceTests {
         #expect(served.staleReason == .failSafe)
     }
 
-    @Test("A domain's settings keys reach the GraphQL operations it names; without them the upstream's error is the answer")
+    @Test("A domain's settings keys reach the GraphQL operations it names; without them the error is the answer")
     func perDomainSettingsReachGraphQL() async throws {
         let json = #"""
             { "domainMap": "banking", "domains": { "balances": { "failSafeMaxDuration": 3600 } } }
@@ -64,7 +64,9 @@ struct HubResilienceTests {
         plain.clock.advance(by: .seconds(601))
         _ = await plain.hub.runMaintenance()
         try await plain.tenant.inject(.status(503), operation: "AccountBalance", count: 5)
-        await #expect(throws: GraphQLCacheError.self) { try await alice.graphQL.fetch(operation: accountBalanceQuery).get() }
+        await #expect(throws: GraphQLCacheError.self) {
+            try await alice.graphQL.fetch(operation: accountBalanceQuery).get()
+        }
     }
 
     @Test("A hub that never served a stale answer exports no stale-answer series")
