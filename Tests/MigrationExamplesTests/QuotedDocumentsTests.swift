@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import UnifiedCache
 
-@Suite("MIGRATION.md and the UnifiedCache articles quote compiled code only")
+@Suite("MIGRATION.md, the README and the UnifiedCache articles quote compiled code only")
 struct QuotedDocumentsTests {
     @Test("every swift block of the documents appears verbatim, modulo indentation, in this test target")
     func everySwiftBlockIsCompiled() throws {
@@ -17,6 +17,18 @@ struct QuotedDocumentsTests {
         }
         #expect(count >= 30, "only \(count) swift blocks in the documents")
         #expect(missing.isEmpty, "swift blocks that are not in Tests/MigrationExamplesTests: \(missing)")
+    }
+
+    @Test("the README's GraphQL example is checked here, and each section left to others still exists")
+    func readmeIsChecked() throws {
+        let blocks = try QuotedDocuments.readme().codeBlocks().filter { $0.language == "swift" }
+        #expect(blocks.contains { $0.lines.contains { $0.contains("struct AccountBalanceQuery") } })
+        #expect(!blocks.contains { $0.lines.contains { $0.contains("import Hummingbird") } })
+        let readme = try String(
+            contentsOf: QuotedDocuments.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for heading in QuotedDocuments.readmeSectionsCompiledElsewhere {
+            #expect(readme.contains("\n" + heading + "\n"), "README.md has no section \(heading)")
+        }
     }
 
     @Test("MIGRATION.md quotes each step's examples, and every example file is quoted somewhere")
