@@ -28,7 +28,7 @@ public final class StaleAnswerCounts: Sendable {
         }
     }
 
-    /// Every reason with its count, in ``CacheStaleReason/allCases`` order.
+    /// Every reason with its count, in the order `CacheStaleReason.allCases` lists them.
     public var counts: [(reason: CacheStaleReason, count: Int)] {
         CacheStaleReason.allCases.map { ($0, count($0)) }
     }
