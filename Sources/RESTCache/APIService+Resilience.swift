@@ -13,7 +13,7 @@ extension APIService {
         for request: T, placement: RequestPlan.CachePlacement
     ) -> Result<CacheResilience, API<T.ErrorBody>>? {
         var options = request.resilience ?? .none
-        if let domainResilience = configuration.domainResilience {
+        if let domainResilience = configuration.domainResilience, domainResilience.setsAnyOptions {
             let metadata = RequestPlan.metadata(for: request, placement: placement)
             if let domain = domainResilience.resilience(
                 forKey: placement.key, domains: metadata.domains.union(metadata.tags))

@@ -8,6 +8,10 @@ public protocol RESTDomainResilience: Sendable {
     /// load): when false, a fresh hit never looks further.
     var refreshesEagerly: Bool { get }
 
+    /// Whether any domain sets any option. Read on every store and stale read, so it must be cheap (an atomic load):
+    /// when false, the door does not work out a request's domains for ``resilience(forKey:domains:)``.
+    var setsAnyOptions: Bool { get }
+
     /// The options of the domains a request belongs to (by its cache key and its declared domains and tags), or nil
     /// when none sets any. Asked on misses, stale entries and stores, and on fresh hits when ``refreshesEagerly``.
     func resilience(forKey key: String, domains: Set<String>) -> CacheResilience?

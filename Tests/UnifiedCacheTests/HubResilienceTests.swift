@@ -100,6 +100,19 @@ struct HubResilienceTests {
         #expect(error.status == 503)
     }
 
+    @Test("A reload that adds a domain's keys turns fail-safe on for a hub that started without any")
+    func reloadTurnsDomainOptionsOn() async throws {
+        let settings = try SettingsStore(settings: CacheSettings(json: Array(#"{ "domainMap": "banking" }"#.utf8)))
+        let harness = try await FacadeHarness("hr-domain-on", settings: settings)
+        let session = harness.session(.alice)
+        _ = try await session.rest.performWithSource(with: accounts).get()
+        let json = #"{ "domainMap": "banking", "domains": { "accountSummary": { "failSafeMaxDuration": 3600 } } }"#
+        try settings.reload(from: .json(Data(json.utf8), source: "reloaded"))
+        harness.clock.advance(by: .seconds(601))
+        try await harness.tenant.inject(.status(503), route: route, count: 5)
+        #expect(try await session.rest.performWithSource(with: accounts).get().staleReason == .failSafe)
+    }
+
     @Test("Settings keys round-trip through the settings file the hub writes")
     func settingsRoundTrip() throws {
         let json = #"""

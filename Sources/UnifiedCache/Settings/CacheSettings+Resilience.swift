@@ -34,6 +34,10 @@ struct RESTSettingsResilience: RESTDomainResilience {
         settings.refreshesEagerly.load(ordering: .relaxed)
     }
 
+    var setsAnyOptions: Bool {
+        settings.setsDomainResilience.load(ordering: .relaxed)
+    }
+
     func resilience(forKey key: String, domains: Set<String>) -> CacheResilience? {
         let current = settings.current
         guard !current.domainResilience.isEmpty else { return nil }

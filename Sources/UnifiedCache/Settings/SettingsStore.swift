@@ -27,6 +27,9 @@ public final class SettingsStore: Sendable {
     /// Whether any domain of the settings in force sets an eager-refresh threshold: read on every fresh REST hit,
     /// so it is an atomic flag rather than a copy of the settings.
     let refreshesEagerly = Atomic<Bool>(false)
+    /// Whether any domain of the settings in force sets resilience options at all: read on every REST store and
+    /// stale read, so a hub whose settings set none never works out a request's domains for them.
+    let setsDomainResilience = Atomic<Bool>(false)
     /// The variables whose overrides every reload applies.
     public let environment: [String: String]
 
@@ -40,6 +43,7 @@ public final class SettingsStore: Sendable {
         let settings = try settings.overriding(with: environment)
         state = Mutex(settings)
         refreshesEagerly.store(settings.setsEagerRefresh, ordering: .relaxed)
+        setsDomainResilience.store(!settings.domainResilience.isEmpty, ordering: .relaxed)
     }
 
     /// A store loaded the way a process starts: `UCACHE_SETTINGS`'s file (if set), then the overrides.
@@ -70,6 +74,7 @@ public final class SettingsStore: Sendable {
             let previous = current
             current = loaded
             refreshesEagerly.store(loaded.setsEagerRefresh, ordering: .relaxed)
+            setsDomainResilience.store(!loaded.domainResilience.isEmpty, ordering: .relaxed)
             return previous
         }
         return SettingsChange(from: previous, to: loaded)
