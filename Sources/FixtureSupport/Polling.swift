@@ -27,7 +27,9 @@ public func waitUntil(
     let deadline = clock.now + timeout * TestTiming.scale
     while clock.now < deadline {
         if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(2))  // polling the fixture server or the flight state
+        // Polling the fixture server or the flight state; stretched under a sanitizer, where hundreds of tests
+        // polling every 2 ms slow the process they wait on.
+        try await Task.sleep(for: .milliseconds(TestTiming.milliseconds(2)))
     }
     throw FixtureError("condition not met within \(timeout)")
 }
