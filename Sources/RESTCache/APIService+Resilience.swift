@@ -137,23 +137,30 @@ extension APIService {
         return .success(answer)
     }
 
-    /// Whether a fresh hit must look at its age at all: some eager-refresh threshold may apply. Cheap on purpose (the
-    /// hit path pays it): the door's options, the request's, and the domains' flag.
+    /// The lowest eager-refresh threshold that could apply to a request (its own, its domains', the door's), or nil
+    /// when none is set. Cheap on purpose (every fresh hit pays it): a hit younger than this share of its lifetime
+    /// is answered without working out, merging and validating the options in force.
     @inlinable
-    func mayRefreshEagerly<T: RequestType>(_ request: T) -> Bool {
-        configuration.resilience.eagerRefreshThreshold != nil || request.resilience?.eagerRefreshThreshold != nil
-            || configuration.domainResilience?.refreshesEagerly == true
+    func eagerRefreshFloor<T: RequestType>(_ request: T) -> Double? {
+        var floor = configuration.resilience.eagerRefreshThreshold
+        if let own = request.resilience?.eagerRefreshThreshold { floor = Swift.min(floor ?? own, own) }
+        if let domains = configuration.domainResilience, domains.refreshesEagerly,
+            let lowest = domains.lowestEagerRefreshThreshold
+        {
+            floor = Swift.min(floor ?? lowest, lowest)
+        }
+        return floor
     }
 
     /// On a fresh hit: when the entry is past its eager-refresh threshold, starts one background refresh for it
     /// (one per key and scope across concurrent hits). Returns whether this hit started it.
     @usableFromInline
     func refreshEagerlyIfDue<T: RequestType>(
-        _ request: T, _ placement: RequestPlan.CachePlacement, _ cached: CachedValue<T.Response>
+        _ request: T, _ placement: RequestPlan.CachePlacement, _ cached: CachedValue<T.Response>, now: CacheInstant
     ) -> Bool {
         guard case .success(let options) = resilience(for: request, placement: placement),
             options.eagerRefreshThreshold != nil,
-            options.freshness(storedAt: cached.entry.storedAt, expiresAt: cached.entry.expiresAt, now: clock.now())
+            options.freshness(storedAt: cached.entry.storedAt, expiresAt: cached.entry.expiresAt, now: now)
                 == .refreshEagerly
         else { return false }
         let key = CachedRequestStateManager.Key(scope: placement.scope, key: flightIdentity(request, placement))

@@ -173,14 +173,19 @@ public final class APIService: Sendable {
         if policy.readsCacheFirst {
             switch read(request, at: placement) {
             case .fresh(let cached):
-                if mayRefreshEagerly(request), refreshEagerlyIfDue(request, placement, cached) {
+                let now = clock.now()
+                if let floor = eagerRefreshFloor(request),
+                    CacheResilience.hasLived(
+                        floor, storedAt: cached.entry.storedAt, expiresAt: cached.entry.expiresAt, now: now),
+                    refreshEagerlyIfDue(request, placement, cached, now: now)
+                {
                     reportServed(.l1, .hit, reason: .eagerRefresh)
-                    var answer = cached.withSource(.cache, now: clock.now())
+                    var answer = cached.withSource(.cache, now: now)
                     answer.staleReason = .eagerRefresh
                     return .success(answer)
                 }
                 reportServed(.l1, .hit)
-                return .success(cached.withSource(.cache, now: clock.now()))
+                return .success(cached.withSource(.cache, now: now))
             case .stale(let cached): stale = cached
             case .miss: break
             }

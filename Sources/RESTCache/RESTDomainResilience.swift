@@ -8,6 +8,11 @@ public protocol RESTDomainResilience: Sendable {
     /// load): when false, a fresh hit never looks further.
     var refreshesEagerly: Bool { get }
 
+    /// The lowest eager-refresh threshold any domain sets, or nil when none does. Read on every fresh hit when
+    /// ``refreshesEagerly``, so it must be cheap (an atomic load): a hit that has not lived this share of its
+    /// lifetime never asks ``resilience(forKey:domains:)``.
+    var lowestEagerRefreshThreshold: Double? { get }
+
     /// Whether any domain sets any option. Read on every store and stale read, so it must be cheap (an atomic load):
     /// when false, the door does not work out a request's domains for ``resilience(forKey:domains:)``.
     var setsAnyOptions: Bool { get }
@@ -15,4 +20,12 @@ public protocol RESTDomainResilience: Sendable {
     /// The options of the domains a request belongs to (by its cache key and its declared domains and tags), or nil
     /// when none sets any. Asked on misses, stale entries and stores, and on fresh hits when ``refreshesEagerly``.
     func resilience(forKey key: String, domains: Set<String>) -> CacheResilience?
+}
+
+extension RESTDomainResilience {
+    /// Zero when some domain refreshes eagerly (every fresh hit then asks for its options), nil otherwise: a
+    /// conformer that can keep the real lowest threshold at hand should.
+    public var lowestEagerRefreshThreshold: Double? {
+        refreshesEagerly ? 0 : nil
+    }
 }

@@ -12,7 +12,9 @@ import UnifiedCache
 /// |---|---|
 /// | memory, fresh | `ucache-l1; hit` |
 /// | the second level, fresh (memory missed) | `ucache-l2; hit, ucache-l1; fwd=uri-miss; stored` |
-/// | memory, past its lifetime (stale-while-revalidate, stale-if-error) | `ucache-l1; hit; detail=stale` |
+/// | memory, past its lifetime: the upstream failed (fail-safe, stale-if-error) | `ucache-l1; hit; detail=stale-fail-safe` |
+/// | memory, past its lifetime: the upstream was slower than the soft timeout (or stale-while-revalidate) | `ucache-l1; hit; detail=stale-soft-timeout` |
+/// | memory, fresh, late in its life: one background refresh started | `ucache-l1; hit; detail=eager-refresh` |
 /// | the upstream confirmed a stored answer (304) | `ucache-l1; fwd=stale; fwd-status=304` |
 /// | the upstream (both levels missed) | `ucache-l2; fwd=uri-miss, ucache-l1; fwd=uri-miss` |
 /// | the upstream (no second level) | `ucache-l1; fwd=uri-miss` |
@@ -20,7 +22,8 @@ import UnifiedCache
 ///
 /// Telling the second level from memory takes ``CacheStatusInstrumentation`` in the hub's instrumentation; without
 /// it a second-level hit reads as `ucache-l1; hit`. A read that joined another request's upstream call reports what
-/// that call answered (the second level's part is seen by the request that made the call).
+/// that call answered (the second level's part is seen by the request that made the call). Every stale detail starts
+/// with `stale`, so a search for `detail=stale` finds them all.
 public enum CacheStatus: Int, Comparable, Sendable {
     /// The response header's name.
     public static let fieldName = "Cache-Status"
@@ -60,12 +63,21 @@ public enum CacheStatus: Int, Comparable, Sendable {
         }
     }
 
-    /// The field value for this status, given what the second level did during the request.
-    public func fieldValue(secondLevel: CacheStatusRecorder.SecondLevelReads) -> String {
+    /// The field value for this status, given what the second level did during the request and why the answer
+    /// was not simply a fresh entry (the resilience option that decided it, if any).
+    public func fieldValue(
+        secondLevel: CacheStatusRecorder.SecondLevelReads, reason: CacheStaleReason? = nil
+    ) -> String {
         switch self {
         case .hit:
-            return secondLevel.hits > 0 ? "ucache-l2; hit, ucache-l1; fwd=uri-miss; stored" : "ucache-l1; hit"
-        case .stale: return "ucache-l1; hit; detail=stale"
+            if secondLevel.hits > 0 { return "ucache-l2; hit, ucache-l1; fwd=uri-miss; stored" }
+            return reason == .eagerRefresh ? "ucache-l1; hit; detail=eager-refresh" : "ucache-l1; hit"
+        case .stale:
+            switch reason {
+            case .failSafe: return "ucache-l1; hit; detail=stale-fail-safe"
+            case .softTimeout: return "ucache-l1; hit; detail=stale-soft-timeout"
+            case .eagerRefresh, nil: return "ucache-l1; hit; detail=stale"
+            }
         case .revalidated: return "ucache-l1; fwd=stale; fwd-status=304"
         case .fetched:
             return secondLevel.misses > 0
@@ -85,6 +97,8 @@ public final class CacheStatusRecorder: Sendable {
 
     private struct State {
         var least: CacheStatus?
+        /// Why the least cached read was answered as it was (the first reason given for that status).
+        var reason: CacheStaleReason?
         var secondLevel = SecondLevelReads()
     }
 
@@ -95,9 +109,16 @@ public final class CacheStatusRecorder: Sendable {
 
     public init() {}
 
-    /// Notes a cache read that served the request.
-    public func record(_ status: CacheStatus) {
-        state.withLock { state in state.least = max(state.least ?? status, status) }
+    /// Notes a cache read that served the request, and the resilience option that decided its answer, if any.
+    public func record(_ status: CacheStatus, reason: CacheStaleReason? = nil) {
+        state.withLock { state in
+            guard let least = state.least, least >= status else {
+                state.least = status
+                state.reason = reason
+                return
+            }
+            if least == status, state.reason == nil { state.reason = reason }
+        }
     }
 
     /// Notes a second-level read's outcome (`hit`, `miss`, `unavailable`).
@@ -116,7 +137,7 @@ public final class CacheStatusRecorder: Sendable {
 
     /// The `Cache-Status` value, nil when the request read nothing through the cache.
     public var fieldValue: String? {
-        state.withLock { state in state.least?.fieldValue(secondLevel: state.secondLevel) }
+        state.withLock { state in state.least?.fieldValue(secondLevel: state.secondLevel, reason: state.reason) }
     }
 }
 

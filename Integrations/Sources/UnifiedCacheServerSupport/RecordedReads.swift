@@ -6,7 +6,7 @@ extension CacheSession {
         for request: Request, recorder: CacheStatusRecorder?
     ) async throws -> Request.Response {
         let answer = try await rest.responseWithSource(for: request)
-        recorder?.record(CacheStatus(answer, method: request.method))
+        recorder?.record(CacheStatus(answer, method: request.method), reason: answer.staleReason)
         return answer.data
     }
 
@@ -15,7 +15,7 @@ extension CacheSession {
         for query: Query, recorder: CacheStatusRecorder?
     ) async throws -> GraphQLResult<Query.Data> {
         let result = try await graphQL.result(for: query)
-        recorder?.record(CacheStatus(result))
+        recorder?.record(CacheStatus(result), reason: result.staleReason)
         return result
     }
 }

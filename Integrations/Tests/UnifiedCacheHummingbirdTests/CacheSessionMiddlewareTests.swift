@@ -103,7 +103,7 @@ struct CacheSessionMiddlewareTests {
             harness.clock.advance(by: .seconds(31))
             let stale = try await client.get("/me/balance", as: .alice)
             #expect(stale.status == .ok)
-            #expect(stale.cacheStatus == "ucache-l1; hit; detail=stale")
+            #expect(stale.cacheStatus == "ucache-l1; hit; detail=stale-soft-timeout")
         }
         await harness.hub.shutdown()
     }

@@ -37,6 +37,19 @@ extension CacheResilience {
         return staleness <= window ? .staleUsable : .unusable
     }
 
+    /// Whether an entry has lived `share` of its lifetime at `now` (never, for an entry that never expires): the test
+    /// a fresh hit makes against the lowest eager-refresh threshold that could apply, so a hit younger than every
+    /// threshold never works out the options in force.
+    @inlinable
+    public static func hasLived(
+        _ share: Double, storedAt: CacheInstant, expiresAt: CacheInstant?, now: CacheInstant
+    ) -> Bool {
+        guard let expiresAt else { return false }
+        let lifetime = expiresAt.nanoseconds &- storedAt.nanoseconds
+        let elapsed = now.nanoseconds &- storedAt.nanoseconds
+        return lifetime > 0 && Double(elapsed) >= Double(lifetime) * share
+    }
+
     /// How long past its expiry an entry written under these options must be kept so fail-safe can still serve it
     /// (``CacheEntryMetadata/staleRetention``): the fail-safe window, zero when fail-safe is off.
     public var staleRetention: Duration {

@@ -119,6 +119,16 @@ public struct CacheDomainMap: Sendable {
         operationIndex[operationName] ?? []
     }
 
+    /// The domains naming any of a value's tags (``CacheDomain/valueTags``).
+    public func domainNames(forValueTags tags: Set<String>) -> Set<CacheDomain.Name> {
+        guard !tags.isEmpty else { return [] }
+        var names: Set<CacheDomain.Name> = []
+        for domain in storage.values where !domain.valueTags.isDisjoint(with: tags) {
+            names.insert(domain.name)
+        }
+        return names
+    }
+
     /// The domains a REST entry belongs to, by its tags, key prefix or route tag (see
     /// `CacheDomain.containsRESTEntry(key:tags:)`).
     public func domainNames(forRESTKey key: String, tags: Set<String>) -> Set<CacheDomain.Name> {

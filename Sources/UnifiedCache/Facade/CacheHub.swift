@@ -107,7 +107,7 @@ public final class CacheHub: Sendable {
             self.valueStore = valueStore
             let valueCore = ValueCore(
                 store: valueStore, coder: configuration.valueCoder, secondLevel: secondLevel, replication: replication,
-                resilience: configuration.resilience)
+                resilience: configuration.resilience, settings: settings)
             self.valueCore = valueCore
             self.graphQLStore = try GraphQLNormalizedStore(
                 cacheConfiguration: configuration.graphQLCache,

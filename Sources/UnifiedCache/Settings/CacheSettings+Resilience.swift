@@ -9,7 +9,12 @@ extension CacheSettings {
 
     /// Whether any domain sets an eager-refresh threshold.
     var setsEagerRefresh: Bool {
-        domainResilience.values.contains { $0.eagerRefreshThreshold != nil }
+        lowestEagerRefreshThreshold != nil
+    }
+
+    /// The lowest eager-refresh threshold any domain sets.
+    var lowestEagerRefreshThreshold: Double? {
+        domainResilience.values.compactMap(\.eagerRefreshThreshold).min()
     }
 
     /// The options of the first of `names` (in name order) that sets any: a request belongs to one domain in
@@ -32,6 +37,10 @@ struct RESTSettingsResilience: RESTDomainResilience {
 
     var refreshesEagerly: Bool {
         settings.refreshesEagerly.load(ordering: .relaxed)
+    }
+
+    var lowestEagerRefreshThreshold: Double? {
+        settings.lowestEagerRefreshThreshold
     }
 
     var setsAnyOptions: Bool {

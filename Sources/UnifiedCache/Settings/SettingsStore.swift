@@ -30,6 +30,9 @@ public final class SettingsStore: Sendable {
     /// Whether any domain of the settings in force sets resilience options at all: read on every REST store and
     /// stale read, so a hub whose settings set none never works out a request's domains for them.
     let setsDomainResilience = Atomic<Bool>(false)
+    /// The lowest eager-refresh threshold of any domain (its bit pattern; NaN's when none): a fresh REST hit younger
+    /// than it never works out its domains' options.
+    private let lowestThresholdBits = Atomic<UInt64>(Double.nan.bitPattern)
     /// The variables whose overrides every reload applies.
     public let environment: [String: String]
 
@@ -42,8 +45,7 @@ public final class SettingsStore: Sendable {
         self.environment = environment
         let settings = try settings.overriding(with: environment)
         state = Mutex(settings)
-        refreshesEagerly.store(settings.setsEagerRefresh, ordering: .relaxed)
-        setsDomainResilience.store(!settings.domainResilience.isEmpty, ordering: .relaxed)
+        publishFlags(of: settings)
     }
 
     /// A store loaded the way a process starts: `UCACHE_SETTINGS`'s file (if set), then the overrides.
@@ -54,6 +56,21 @@ public final class SettingsStore: Sendable {
     /// The settings in force now.
     public var current: CacheSettings {
         state.withLock { $0 }
+    }
+
+    /// The lowest eager-refresh threshold any domain of the settings in force sets (an atomic load).
+    @usableFromInline
+    var lowestEagerRefreshThreshold: Double? {
+        let threshold = Double(bitPattern: lowestThresholdBits.load(ordering: .relaxed))
+        return threshold.isNaN ? nil : threshold
+    }
+
+    /// Updates the flags the hit and store paths read without taking the lock.
+    private func publishFlags(of settings: CacheSettings) {
+        let lowest = settings.lowestEagerRefreshThreshold
+        lowestThresholdBits.store((lowest ?? .nan).bitPattern, ordering: .relaxed)
+        refreshesEagerly.store(lowest != nil, ordering: .relaxed)
+        setsDomainResilience.store(!settings.domainResilience.isEmpty, ordering: .relaxed)
     }
 
     /// Reads new settings from `source`, applies the environment's overrides, puts them in force and says what
@@ -73,8 +90,7 @@ public final class SettingsStore: Sendable {
         let previous = state.withLock { current in
             let previous = current
             current = loaded
-            refreshesEagerly.store(loaded.setsEagerRefresh, ordering: .relaxed)
-            setsDomainResilience.store(!loaded.domainResilience.isEmpty, ordering: .relaxed)
+            publishFlags(of: loaded)
             return previous
         }
         return SettingsChange(from: previous, to: loaded)

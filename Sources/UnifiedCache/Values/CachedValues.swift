@@ -60,10 +60,13 @@ public struct CachedValues: Sendable {
         // The hit path, specialized in the caller for `Value`: the closed flag, one lookup, one cast.
         if let session, session.isClosed { throw ValueCore.ended }
         if case .fresh(let entry) = core.store.lookup(key, in: scope), let value = entry.value as? Value {
-            if core.refreshesEagerly || options.resilience?.eagerRefreshThreshold != nil {
-                core.refreshEagerlyIfDue(
-                    entry, as: Value.self, forKey: key, tags: tags, options: options, in: scope, session: session,
-                    factory: factory)
+            if let floor = core.eagerRefreshFloor(options, tags: tags) {
+                let now = core.store.clock.now()
+                if CacheResilience.hasLived(floor, storedAt: entry.storedAt, expiresAt: entry.expiresAt, now: now) {
+                    core.refreshEagerlyIfDue(
+                        entry, as: Value.self, forKey: key, tags: tags, options: options, in: scope,
+                        session: session, now: now, factory: factory)
+                }
             }
             return value
         }

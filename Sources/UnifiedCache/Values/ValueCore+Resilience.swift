@@ -2,9 +2,16 @@ import CacheCore
 
 /// Fail-safe, soft and hard timeouts and eager refresh for the value door: the factory is the upstream.
 extension ValueCore {
-    /// The call's options over the hub's, checked.
-    func resilience(for options: ValueCacheOptions) throws(UnifiedCacheError) -> CacheResilience {
-        let merged = (options.resilience ?? .none).merged(over: resilience)
+    /// The call's options over its domains' (the settings' domains naming one of its tags) over the hub's, checked.
+    func resilience(for options: ValueCacheOptions, tags: Set<String>) throws(UnifiedCacheError) -> CacheResilience {
+        var merged = options.resilience ?? .none
+        if !tags.isEmpty, let settings, settings.setsDomainResilience.load(ordering: .relaxed) {
+            let current = settings.current
+            if let domain = current.resilience(forDomains: current.domainMap.domainNames(forValueTags: tags)) {
+                merged = merged.merged(over: domain)
+            }
+        }
+        merged = merged.merged(over: resilience)
         guard merged.isEnabled else { return merged }
         do {
             return try merged.validated()
@@ -82,15 +89,29 @@ extension ValueCore {
         }
     }
 
+    /// The lowest eager-refresh threshold that could apply to a call (its own, its domains', the hub's), or nil: a
+    /// hit younger than this share of its lifetime is answered without working out, merging and validating the
+    /// options in force.
+    @inlinable
+    func eagerRefreshFloor(_ options: ValueCacheOptions, tags: Set<String>) -> Double? {
+        var floor = eagerRefreshThreshold
+        if let own = options.resilience?.eagerRefreshThreshold { floor = Swift.min(floor ?? own, own) }
+        if !tags.isEmpty, let settings, let lowest = settings.lowestEagerRefreshThreshold {
+            floor = Swift.min(floor ?? lowest, lowest)
+        }
+        return floor
+    }
+
     /// On a fresh hit: when the value is past its eager-refresh threshold, runs the factory once in the background
     /// (one run per key, scope and type across concurrent hits); its value is stored as a miss's would be.
     @usableFromInline
     func refreshEagerlyIfDue<Value: Codable & Sendable>(
         _ entry: CacheEntry, as type: Value.Type, forKey key: String, tags: Set<String>, options: ValueCacheOptions,
-        in scope: CacheScope, session: CacheSession?, factory: @escaping @Sendable () async throws -> Value
+        in scope: CacheScope, session: CacheSession?, now: CacheInstant,
+        factory: @escaping @Sendable () async throws -> Value
     ) {
-        guard let resilience = try? resilience(for: options), resilience.eagerRefreshThreshold != nil,
-            resilience.freshness(storedAt: entry.storedAt, expiresAt: entry.expiresAt, now: store.clock.now())
+        guard let resilience = try? resilience(for: options, tags: tags), resilience.eagerRefreshThreshold != nil,
+            resilience.freshness(storedAt: entry.storedAt, expiresAt: entry.expiresAt, now: now)
                 == .refreshEagerly,
             let request = try? ValueRequest(key: key, tags: tags, options: options)
         else { return }

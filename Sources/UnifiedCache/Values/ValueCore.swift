@@ -33,9 +33,12 @@ final class ValueCore: Sendable {
     private let counters = Mutex(ValueCacheStatistics())
     /// The hub's resilience options, under each call's.
     let resilience: CacheResilience
-    /// Whether the hub's options refresh eagerly (read on every fresh hit).
+    /// The settings whose domains may set options for the values they name by tag; nil for a core without them.
     @usableFromInline
-    let refreshesEagerly: Bool
+    let settings: SettingsStore?
+    /// The hub's eager-refresh threshold (read on every fresh hit).
+    @usableFromInline
+    let eagerRefreshThreshold: Double?
     /// Keys whose failing factory is not run again until the fail-safe throttle ends.
     let failSafeThrottle = FailSafeThrottle<FlightKey>()
     /// One eager refresh per key, scope and type.
@@ -47,14 +50,15 @@ final class ValueCore: Sendable {
 
     init(
         store: CacheStore, coder: any ValueCoder, secondLevel: SecondLevelFront?,
-        replication: ReplicationCoordinator?, resilience: CacheResilience = .none
+        replication: ReplicationCoordinator?, resilience: CacheResilience = .none, settings: SettingsStore? = nil
     ) {
+        self.settings = settings
         self.store = store
         self.coder = coder
         self.secondLevel = secondLevel
         self.replication = replication
         self.resilience = resilience
-        self.refreshesEagerly = resilience.eagerRefreshThreshold != nil
+        self.eagerRefreshThreshold = resilience.eagerRefreshThreshold
     }
 
     // MARK: Reading
@@ -68,7 +72,7 @@ final class ValueCore: Sendable {
     ) async throws -> Value {
         let request = try ValueRequest(key: key, tags: tags, options: options)
         let flight = FlightKey(scope: scope, key: key, type: ObjectIdentifier(Value.self))
-        let resilience = try self.resilience(for: options)
+        let resilience = try self.resilience(for: options, tags: tags)
         if resilience.isEnabled {
             return try await resilientMiss(
                 request, flight: flight, resilience: resilience, session: session, factory: factory)
@@ -137,7 +141,7 @@ final class ValueCore: Sendable {
         }
         var metadata = request.metadata(timeout: request.timeout)
         // Kept through maintenance for as long as fail-safe may serve it.
-        metadata.staleRetention = (try? resilience(for: request.options))?.staleRetention ?? .zero
+        metadata.staleRetention = (try? resilience(for: request.options, tags: request.tags))?.staleRetention ?? .zero
         let outcome = store.insert(
             value, byteCost: data.count, key: request.key, scope: scope, metadata: metadata, ifGeneration: generation)
         if outcome == .rejectedStaleGeneration {
