@@ -16,7 +16,7 @@ struct FacadeHarness {
     ///   paths and, unless `settings` is given, the domain map), as the bank's BFF does; false keeps the defaults.
     init(
         _ label: String, settings: SettingsStore? = nil, honorsHTTPCaching: Bool = false, bankingPresets: Bool = true,
-        resilience: CacheResilience = .none
+        resilience: CacheResilience = .none, valueJitter: CacheJitter = .none
     ) async throws {
         tenant = try await FixtureServer.tenant(label)
         var configuration = CacheHub.Configuration(
@@ -26,6 +26,7 @@ struct FacadeHarness {
             maintenance: .init(interval: nil)
         )
         configuration.resilience = resilience
+        configuration.valueJitter = valueJitter
         hub = try CacheHub(
             configuration: bankingPresets ? configuration.withBankingPresets() : configuration,
             settings: try settings ?? SettingsStore(settings: bankingPresets ? .banking : CacheSettings()),

@@ -68,6 +68,10 @@ extension CacheHub {
         /// How the value door (``CacheSession/values``, ``CacheHub/values``) turns values into bytes: what the
         /// memory budget is charged and what the second level stores. Default: ``JSONValueCoder``.
         public var valueCoder: any ValueCoder = JSONValueCoder()
+        /// A random extra on each value's lifetime (at most its bound), so values a fleet wrote together do not
+        /// expire together: the value door's counterpart of ``rest``'s and the GraphQL freshness rules' jitter.
+        /// Default ``CacheJitter/none``.
+        public var valueJitter: CacheJitter = .none
         /// The hub's default resilience options (fail-safe, soft and hard timeouts, eager refresh) for every front
         /// door: under each domain's options from the settings file, which are under each call's own. The REST and
         /// GraphQL doors take ``rest``'s and ``graphQL``'s `resilience` over this one; the value door takes it as is. Checked when the hub is made

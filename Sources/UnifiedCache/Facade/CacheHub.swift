@@ -107,7 +107,7 @@ public final class CacheHub: Sendable {
             self.valueStore = valueStore
             let valueCore = ValueCore(
                 store: valueStore, coder: configuration.valueCoder, secondLevel: secondLevel, replication: replication,
-                resilience: configuration.resilience, settings: settings)
+                resilience: configuration.resilience, settings: settings, jitter: configuration.valueJitter)
             self.valueCore = valueCore
             self.graphQLStore = try GraphQLNormalizedStore(
                 cacheConfiguration: configuration.graphQLCache,

@@ -36,6 +36,8 @@ final class ValueCore: Sendable {
     /// The settings whose domains may set options for the values they name by tag; nil for a core without them.
     @usableFromInline
     let settings: SettingsStore?
+    /// The random extra on each stored value's lifetime.
+    let jitter: CacheJitter
     /// The hub's eager-refresh threshold (read on every fresh hit).
     @usableFromInline
     let eagerRefreshThreshold: Double?
@@ -50,9 +52,11 @@ final class ValueCore: Sendable {
 
     init(
         store: CacheStore, coder: any ValueCoder, secondLevel: SecondLevelFront?,
-        replication: ReplicationCoordinator?, resilience: CacheResilience = .none, settings: SettingsStore? = nil
+        replication: ReplicationCoordinator?, resilience: CacheResilience = .none, settings: SettingsStore? = nil,
+        jitter: CacheJitter = .none
     ) {
         self.settings = settings
+        self.jitter = jitter
         self.store = store
         self.coder = coder
         self.secondLevel = secondLevel
@@ -139,7 +143,8 @@ final class ValueCore: Sendable {
             counters.withLock { $0.discardedAfterClear += 1 }
             return .success(value)
         }
-        var metadata = request.metadata(timeout: request.timeout)
+        var metadata = request.metadata(
+            timeout: jitter.applied(to: request.timeout, default: store.configuration.defaultTimeout))
         // Kept through maintenance for as long as fail-safe may serve it.
         metadata.staleRetention = (try? resilience(for: request.options, tags: request.tags))?.staleRetention ?? .zero
         let outcome = store.insert(
