@@ -29,7 +29,8 @@ extension APIService {
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
         generation: CacheGeneration,
-        stale: CachedValue<T.Response>?
+        stale: CachedValue<T.Response>?,
+        refreshingLateAfter lateShare: Double? = nil
     ) async -> SecondLevelOutcome<T.Response> {
         var visit = SecondLevelVisit()
         // An answer that varies on request headers is kept in memory only (see `secondLevelEntry`).
@@ -57,6 +58,16 @@ extension APIService {
             return .upstream(visit, stale: stale)
         }
         if entry.isFresh(at: now) {
+            // An eager refresh asks the upstream unless another replica already refreshed the entry.
+            if let lateShare, entry.hasLived(lateShare, at: now) {
+                // A 304 then rewrites the entry freshened, for the fleet, as for any revalidation.
+                if let stale, !entry.metadata.validators.isEmpty,
+                    stale.entry.metadata.validators == entry.metadata.validators
+                {
+                    visit.revalidating = entry
+                }
+                return .upstream(visit, stale: stale)
+            }
             var metadata = entry.metadata
             let remaining = entry.freshUntil.map { OutsideValue.clampedSeconds(from: now, to: $0) }
             metadata.timeout = remaining.map { .seconds($0) } ?? .never

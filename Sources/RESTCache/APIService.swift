@@ -251,7 +251,8 @@ public final class APIService: Sendable {
     func fetch<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
-        revalidating stale: CachedValue<T.Response>?
+        revalidating stale: CachedValue<T.Response>?,
+        refreshingLateAfter lateShare: Double? = nil
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
         let flightKey = CachedRequestStateManager.Key(scope: placement.scope, key: flightIdentity(request, placement))
         let generation = cache.generation(of: placement.scope)
@@ -259,7 +260,8 @@ public final class APIService: Sendable {
         let joining: CachedRequestStateManager.Joining =
             request.cachePolicy.readsCacheFirst ? .anyCurrentCall : .newCallOnly
         let outcome = await requestStates.run(flightKey, generation: generation, joining: joining) {
-            await self.networkRead(request, placement, generation: generation, revalidating: stale)
+            await self.networkRead(
+                request, placement, generation: generation, revalidating: stale, refreshingLateAfter: lateShare)
         }
         guard let outcome else { return .failure(.cancelled) }
         if outcome.joined { cache.record(.deduplicatedJoin(key: placement.key), in: placement.scope) }
@@ -275,19 +277,23 @@ public final class APIService: Sendable {
     }
 
     /// The read inside the flight: the second level first (when the policy reads the cache first), then the
-    /// upstream. Waiters of the flight share both.
+    /// upstream. Waiters of the flight share both. An eager refresh (`lateShare`) takes the second level's entry
+    /// only when it has not lived that share of its life (another replica refreshed it).
     func networkRead<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
         generation: CacheGeneration,
-        revalidating stale: CachedValue<T.Response>?
+        revalidating stale: CachedValue<T.Response>?,
+        refreshingLateAfter lateShare: Double? = nil
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
         // A background refresh or a flight that starts after close reads and sends nothing.
         if isClosed { return .failure(.invalidRequest(.serviceClosed)) }
         var stale = stale
         var visit = SecondLevelVisit()
         if let secondLevel, request.cachePolicy.readsCacheFirst {
-            switch await consultSecondLevel(secondLevel, request, placement, generation: generation, stale: stale) {
+            switch await consultSecondLevel(
+                secondLevel, request, placement, generation: generation, stale: stale, refreshingLateAfter: lateShare)
+            {
             case .served(let answer): return .success(answer)
             case .upstream(let result, let revalidating):
                 visit = result

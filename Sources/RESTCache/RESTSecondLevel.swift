@@ -85,6 +85,15 @@ public struct RESTSecondLevelEntry: Sendable, Equatable {
         return date < freshUntil
     }
 
+    /// Whether the entry has lived `share` of its fresh lifetime at `date` (never, for one that never expires): an
+    /// eager refresh does not take such an entry as its answer, or a hot key's replicas would copy the same aging
+    /// entry to each other until it expired under them.
+    public func hasLived(_ share: Double, at date: Date) -> Bool {
+        guard let freshUntil else { return false }
+        let lifetime = freshUntil.timeIntervalSince(storedAt)
+        return lifetime > 0 && date.timeIntervalSince(storedAt) >= lifetime * share
+    }
+
     /// Whether a replica whose wall clock reads `now` can use the entry at all: its stored-at time is a reading it
     /// can believe (`OutsideValue.isPlausible(_:near:)`). An entry from a badly wrong clock, or forged, is refused.
     public func isPlausible(at now: Date) -> Bool {

@@ -132,6 +132,7 @@ struct SecondLevelGET: RequestType {
     var accounts: Set<String> = []
     var isShared = false
     var policy: RESTCachePolicy = .cacheFirst
+    var resilience: CacheResilience?
     var cachePolicy: RESTCachePolicy { policy }
     var cache: RequestCache? {
         RequestCache(key: key, timeout: timeout, domains: domains, accountIds: accounts, isShared: isShared)
