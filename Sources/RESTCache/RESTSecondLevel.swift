@@ -35,15 +35,9 @@ extension RESTSecondLevel {
     public var backend: CacheBackendDescription { .unknown }
 }
 
-/// What a second-level read found, as a REST service uses it.
-public enum RESTSecondLevelRead: Sendable, Equatable {
-    /// An entry (fresh or not: the service judges it on its clock) and the generation to write back with.
-    case hit(RESTSecondLevelEntry, generation: SecondLevelGeneration)
-    /// Nothing usable under the key; an answer fetched now may be written with `generation`.
-    case miss(generation: SecondLevelGeneration)
-    /// No answer (timeout, error, stopped): go upstream and write nothing back.
-    case unavailable
-}
+/// What a second-level read found, as a REST service uses it: an entry and the generation to write back with, a
+/// miss with the generation an answer fetched now may be written with, or no answer (go upstream, write nothing).
+public typealias RESTSecondLevelRead = SecondLevelEntryRead<RESTSecondLevelEntry>
 
 /// One REST answer as the second level keeps it: enough to put it in memory exactly as the network answer was
 /// (status, body, metadata) and to judge and revalidate its freshness on another replica.

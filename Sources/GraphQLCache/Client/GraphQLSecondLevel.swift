@@ -78,9 +78,6 @@ public struct GraphQLSecondLevelEntry: Sendable, Equatable {
     }
 }
 
-/// What a second-level read found, as a GraphQL client uses it.
-public enum GraphQLSecondLevelRead: Sendable, Equatable {
-    case hit(GraphQLSecondLevelEntry, generation: SecondLevelGeneration)
-    case miss(generation: SecondLevelGeneration)
-    case unavailable
-}
+/// What a second-level read found, as a GraphQL client uses it: a result and the generation to write back with, a
+/// miss with the generation an answer fetched now may be written with, or no answer (go upstream, write nothing).
+public typealias GraphQLSecondLevelRead = SecondLevelEntryRead<GraphQLSecondLevelEntry>
