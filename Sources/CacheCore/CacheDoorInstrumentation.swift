@@ -15,7 +15,7 @@ public enum CacheDoorInstrumentation {
         attributes: () -> CacheOperationAttributes,
         status: (Response) -> Int,
         failure: (Failure) -> String,
-        _ call: () async throws(Failure) -> Response
+        call: () async throws(Failure) -> Response
     ) async throws(Failure) -> Response {
         guard let instrumentation else { return try await call() }
         var attributes = attributes()

@@ -20,10 +20,9 @@ extension APIService {
                 attributes.setServer(CacheServerAddress(url: httpRequest.url))
                 return attributes
             },
-            status: \.status, failure: { (error: CurlHTTPError) in "\(error.code)" }
-        ) { () async throws(CurlHTTPError) -> CurlHTTPClient.Response in
-            try await client.execute(httpRequest)
-        }
+            status: \.status, failure: { (error: CurlHTTPError) in "\(error.code)" },
+            call: { () async throws(CurlHTTPError) -> CurlHTTPClient.Response in try await client.execute(httpRequest) }
+        )
     }
 
     /// Reads the second level as a `CacheOperation/secondLevelRead` operation, with what the store says of itself.

@@ -26,10 +26,11 @@ extension GraphQLClient {
                 attributes.setServer(server)
                 return attributes
             },
-            status: \.status, failure: { (error: CurlHTTPError) in "\(error.code)" }
-        ) { () async throws(CurlHTTPError) -> CurlHTTPClient.Response in
-            try await transport.execute(httpRequest)
-        }
+            status: \.status, failure: { (error: CurlHTTPError) in "\(error.code)" },
+            call: { () async throws(CurlHTTPError) -> CurlHTTPClient.Response in
+                try await transport.execute(httpRequest)
+            }
+        )
     }
 
     /// Reads the second level as a `CacheOperation/secondLevelRead` operation.
