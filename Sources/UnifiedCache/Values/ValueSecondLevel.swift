@@ -26,7 +26,7 @@ struct ValueSecondLevel {
             return .unavailable
         case .miss(let generation):
             return .miss(generation, undecodable: false)
-        case .hit(let entry, generation: let generation):
+        case .hit(let entry, let generation):
             let now = front.wallClockNow()
             guard entry.isPlausible(at: now), entry.isFresh(at: now) else {
                 return .miss(generation, undecodable: false)
