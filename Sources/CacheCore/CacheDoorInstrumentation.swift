@@ -57,13 +57,14 @@ public enum CacheDoorInstrumentation {
 
     /// A read answered from memory or the second level: counts the resilience option that chose the answer in
     /// `staleAnswers` (read only then), when one did, and tells the instrumentation in one call that allocates
-    /// nothing (the hit path's only cost).
+    /// nothing. The hit path's only cost: both are taken as the door reads them (autoclosures, inlined), so the
+    /// door's optional instrumentation is copied once, as a direct `instrumentation?.cacheDidServe(_:)` would.
     @inlinable
     public static func served(
-        _ instrumentation: (any CacheInstrumentation)?, part: CacheHit.Part, tier: CacheTier, outcome: CacheOutcome,
-        reason: CacheStaleReason?, staleAnswers: @autoclosure () -> StaleAnswerCounts
+        _ instrumentation: @autoclosure () -> (any CacheInstrumentation)?, part: CacheHit.Part, tier: CacheTier,
+        outcome: CacheOutcome, reason: CacheStaleReason?, staleAnswers: @autoclosure () -> StaleAnswerCounts
     ) {
         if let reason { staleAnswers().record(reason) }
-        instrumentation?.cacheDidServe(CacheHit(part: part, tier: tier, outcome: outcome, staleReason: reason))
+        instrumentation()?.cacheDidServe(CacheHit(part: part, tier: tier, outcome: outcome, staleReason: reason))
     }
 }

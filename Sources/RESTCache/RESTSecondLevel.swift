@@ -5,7 +5,7 @@ import Foundation
 ///
 /// RESTCache knows nothing of where the second level lives or how names are derived: the facade (UnifiedCache)
 /// fills this in with keyed-hash names over a `SecondLevelStore`. Every method is total: trouble in the second
-/// level is a miss (``RESTSecondLevelRead/unavailable``), never an error to the caller.
+/// level is a miss (`RESTSecondLevelRead.unavailable`), never an error to the caller.
 public protocol RESTSecondLevel: Sendable {
     /// The entry stored for `key` in `scope`, within the configured read deadline.
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead

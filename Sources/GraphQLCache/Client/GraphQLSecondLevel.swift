@@ -7,7 +7,7 @@ import GraphQLLanguage
 ///
 /// GraphQLCache knows nothing of where the second level lives or how names are derived: the facade (UnifiedCache)
 /// fills this in over a `SecondLevelStore`. Every method is total: trouble is a miss
-/// (``GraphQLSecondLevelRead/unavailable``), never an error to the caller.
+/// (`GraphQLSecondLevelRead.unavailable`), never an error to the caller.
 public protocol GraphQLSecondLevel: Sendable {
     /// The result stored for `operation` in `scope`, within the configured read deadline.
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead
