@@ -5,26 +5,34 @@
 public struct CacheCoreError: Error, CustomStringConvertible, Sendable {
     /// A stable identifier of the failure, comparable across releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
+        private enum Base: String, Hashable, Sendable {
+            case invalidConfiguration
+            case invalidTimeout
+            case invalidByteCost
+            case invalidResilience
+            case timedOut
+        }
 
-        private init(_ name: String) {
-            self.name = name
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
         }
 
         /// A `CacheStore.Configuration` or `MemoryBudget` value is out of range.
-        public static let invalidConfiguration = Code("invalidConfiguration")
+        public static let invalidConfiguration = Code(.invalidConfiguration)
         /// A timeout is negative, NaN or infinite (or a default timeout is `useDefault`).
-        public static let invalidTimeout = Code("invalidTimeout")
+        public static let invalidTimeout = Code(.invalidTimeout)
         /// A byte cost is negative.
-        public static let invalidByteCost = Code("invalidByteCost")
+        public static let invalidByteCost = Code(.invalidByteCost)
         /// A ``CacheResilience`` option is out of range (a negative duration, an eager-refresh threshold outside
         /// (0, 1), a soft timeout not below the hard one).
-        public static let invalidResilience = Code("invalidResilience")
+        public static let invalidResilience = Code(.invalidResilience)
         /// A front door waited its hard timeout and had nothing to serve.
-        public static let timedOut = Code("timedOut")
+        public static let timedOut = Code(.timedOut)
 
         public var description: String {
-            name
+            base.rawValue
         }
     }
 

@@ -38,32 +38,49 @@ extension API: CustomStringConvertible {
 
 /// The one error struct of RESTCache: a stable code, a message, and the underlying cause.
 public struct RESTCacheError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, stable across releases: compare with `==` or `switch` over the static members; the
+    /// description is the code's stable name (`closed`, …), for logs and metrics labels.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
+        private enum Base: String, Hashable, Sendable {
+            case invalidRequest
+            case encodingFailed
+            case decodingFailed
+            case invalidConfiguration
+            case closed
+            case httpStatus
+            case transportFailed
+            case cacheMiss
+            case cancelled
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
 
         /// The path, query or base URL does not form a valid URL.
-        public static let invalidRequest = Code("invalidRequest")
+        public static let invalidRequest = Code(.invalidRequest)
         /// The request body could not be encoded as JSON.
-        public static let encodingFailed = Code("encodingFailed")
+        public static let encodingFailed = Code(.encodingFailed)
         /// The response body is not valid JSON or not of the expected shape.
-        public static let decodingFailed = Code("decodingFailed")
+        public static let decodingFailed = Code(.decodingFailed)
         /// A configuration value is out of range.
-        public static let invalidConfiguration = Code("invalidConfiguration")
+        public static let invalidConfiguration = Code(.invalidConfiguration)
         /// The service was closed (its session ended): nothing was sent, read or stored.
-        public static let closed = Code("closed")
+        public static let closed = Code(.closed)
         /// The upstream answered with an error status. ``RESTCacheError/httpStatus`` has it, and
         /// ``RESTCacheError/errorBody(as:)`` the body decoded as the request's `ErrorBody`.
-        public static let httpStatus = Code("httpStatus")
+        public static let httpStatus = Code(.httpStatus)
         /// No answer arrived: connect failure, timeout, TLS, a dropped or truncated connection, an oversized body.
         /// The `CurlHTTPError` is ``RESTCacheError/transportError``.
-        public static let transportFailed = Code("transportFailed")
+        public static let transportFailed = Code(.transportFailed)
         /// `cacheOnly` found no fresh entry.
-        public static let cacheMiss = Code("cacheMiss")
+        public static let cacheMiss = Code(.cacheMiss)
         /// The calling task was cancelled before the answer arrived.
-        public static let cancelled = Code("cancelled")
+        public static let cancelled = Code(.cancelled)
 
-        public var description: String { name }
+        public var description: String { base.rawValue }
     }
 
     public let code: Code

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// RESTCache knows nothing of where the second level lives or how names are derived: the facade (UnifiedCache)
 /// fills this in with keyed-hash names over a `SecondLevelStore`. Every method is total: trouble in the second
-/// level is a miss (``RESTSecondLevelRead/unavailable``), never an error to the caller.
+/// level is a miss (`RESTSecondLevelRead.unavailable`), never an error to the caller.
 public protocol RESTSecondLevel: Sendable {
     /// The entry stored for `key` in `scope`, within the configured read deadline.
     func read(key: String, in scope: CacheScope) async -> RESTSecondLevelRead
@@ -35,15 +35,9 @@ extension RESTSecondLevel {
     public var backend: CacheBackendDescription { .unknown }
 }
 
-/// What a second-level read found, as a REST service uses it.
-public enum RESTSecondLevelRead: Sendable, Equatable {
-    /// An entry (fresh or not: the service judges it on its clock) and the generation to write back with.
-    case hit(RESTSecondLevelEntry, generation: SecondLevelGeneration)
-    /// Nothing usable under the key; an answer fetched now may be written with `generation`.
-    case miss(generation: SecondLevelGeneration)
-    /// No answer (timeout, error, stopped): go upstream and write nothing back.
-    case unavailable
-}
+/// What a second-level read found, as a REST service uses it: an entry and the generation to write back with, a
+/// miss with the generation an answer fetched now may be written with, or no answer (go upstream, write nothing).
+public typealias RESTSecondLevelRead = SecondLevelEntryRead<RESTSecondLevelEntry>
 
 /// One REST answer as the second level keeps it: enough to put it in memory exactly as the network answer was
 /// (status, body, metadata) and to judge and revalidate its freshness on another replica.

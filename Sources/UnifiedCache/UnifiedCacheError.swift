@@ -6,48 +6,64 @@
 public struct UnifiedCacheError: Error, CustomStringConvertible, Sendable {
     /// A stable identifier of the failure, comparable across releases.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
+        private enum Base: String, Hashable, Sendable {
+            case invalidSettings
+            case settingsFileUnreadable
+            case invalidDomain
+            case unknownDomain
+            case duplicateDomain
+            case invalidMetrics
+            case partialClearFailure
+            case invalidValueRequest
+            case valueNotEncodable
+            case sessionEnded
+            case tokenRejected
+            case tokenVerificationUnavailable
+            case timedOut
+        }
 
-        private init(_ name: String) {
-            self.name = name
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
         }
 
         /// A settings file or environment variable is malformed or out of range; `place` names the JSON path or
         /// the variable.
-        public static let invalidSettings = Code("invalidSettings")
+        public static let invalidSettings = Code(.invalidSettings)
         /// The settings file could not be read (missing, unreadable, too large); `underlying` has the cause.
-        public static let settingsFileUnreadable = Code("settingsFileUnreadable")
+        public static let settingsFileUnreadable = Code(.settingsFileUnreadable)
         /// A domain definition breaks a rule: a coordinate that is not `Type.field`, a name that is not a GraphQL
         /// name, an empty key prefix, a domain with nothing in it.
-        public static let invalidDomain = Code("invalidDomain")
+        public static let invalidDomain = Code(.invalidDomain)
         /// A domain name was looked up or configured that no map knows.
-        public static let unknownDomain = Code("unknownDomain")
+        public static let unknownDomain = Code(.unknownDomain)
         /// `register` was asked to add a domain whose name is taken (use `merge` or `replace`).
-        public static let duplicateDomain = Code("duplicateDomain")
+        public static let duplicateDomain = Code(.duplicateDomain)
         /// A metrics label or part name cannot be exported.
-        public static let invalidMetrics = Code("invalidMetrics")
+        public static let invalidMetrics = Code(.invalidMetrics)
         /// A clear finished every part it could but at least one part failed; the report says which.
-        public static let partialClearFailure = Code("partialClearFailure")
+        public static let partialClearFailure = Code(.partialClearFailure)
         /// A cached value was asked for with input the value door cannot use: an empty key or tag, or a duration
         /// that is negative; `place` names the argument.
-        public static let invalidValueRequest = Code("invalidValueRequest")
+        public static let invalidValueRequest = Code(.invalidValueRequest)
         /// A factory's value could not be encoded by the hub's ``ValueCoder``; `underlying` has the coder's error.
         /// The value is not cached (it could not be charged, nor shared through the second level).
-        public static let valueNotEncodable = Code("valueNotEncodable")
+        public static let valueNotEncodable = Code(.valueNotEncodable)
         /// The session ended (logout, expiry, another principal) or was closed: its value door refuses work, so
         /// nothing is read or stored in its scope any more.
-        public static let sessionEnded = Code("sessionEnded")
+        public static let sessionEnded = Code(.sessionEnded)
         /// The upstream said a bearer token is not valid (401 or 403), or the token is malformed or missing.
-        public static let tokenRejected = Code("tokenRejected")
+        public static let tokenRejected = Code(.tokenRejected)
         /// The upstream could not say whether a token is valid (unreachable, an error status, an unreadable answer,
         /// too many verifications at once); nothing was remembered, the next request asks again.
-        public static let tokenVerificationUnavailable = Code("tokenVerificationUnavailable")
+        public static let tokenVerificationUnavailable = Code(.tokenVerificationUnavailable)
         /// A value's factory did not answer within the hard timeout (`CacheResilience.hardTimeout`) and nothing
         /// could be served in its place; the factory goes on in the background and stores its value when it returns.
-        public static let timedOut = Code("timedOut")
+        public static let timedOut = Code(.timedOut)
 
         public var description: String {
-            name
+            base.rawValue
         }
     }
 

@@ -7,7 +7,7 @@ import GraphQLLanguage
 ///
 /// GraphQLCache knows nothing of where the second level lives or how names are derived: the facade (UnifiedCache)
 /// fills this in over a `SecondLevelStore`. Every method is total: trouble is a miss
-/// (``GraphQLSecondLevelRead/unavailable``), never an error to the caller.
+/// (`GraphQLSecondLevelRead.unavailable`), never an error to the caller.
 public protocol GraphQLSecondLevel: Sendable {
     /// The result stored for `operation` in `scope`, within the configured read deadline.
     func read(_ operation: GraphQLSecondLevelKey, in scope: CacheScope) async -> GraphQLSecondLevelRead
@@ -78,9 +78,6 @@ public struct GraphQLSecondLevelEntry: Sendable, Equatable {
     }
 }
 
-/// What a second-level read found, as a GraphQL client uses it.
-public enum GraphQLSecondLevelRead: Sendable, Equatable {
-    case hit(GraphQLSecondLevelEntry, generation: SecondLevelGeneration)
-    case miss(generation: SecondLevelGeneration)
-    case unavailable
-}
+/// What a second-level read found, as a GraphQL client uses it: a result and the generation to write back with, a
+/// miss with the generation an answer fetched now may be written with, or no answer (go upstream, write nothing).
+public typealias GraphQLSecondLevelRead = SecondLevelEntryRead<GraphQLSecondLevelEntry>

@@ -116,20 +116,14 @@ final class SecondLevelFront: Sendable {
         var carries: (Entry, SecondLevelNames.Label) -> Bool
     }
 
-    /// What one read found, opened and decoded: a value refused or not decodable is a miss, counted.
-    enum Lookup<Entry> {
-        case unavailable
-        case miss(SecondLevelGeneration)
-        case hit(Entry, SecondLevelGeneration)
-    }
-
     /// Reads `key` with the configured deadline, checks its size (before any cryptography) and generation, opens
-    /// it for where it was read and decodes it. A refused value is a miss, so the fresh answer replaces it; a hit
+    /// it for where it was read and decodes it: what every door's adapter answers its door with (a value refused or
+    /// not decodable is a miss, counted). A refused value is a miss, so the fresh answer replaces it; a hit
     /// under a generation set back is unavailable, so nothing is written under that generation. While the circuit
     /// breaker is open the store is not asked: unavailable at once.
     func lookup<Entry>(
         _ key: SecondLevelKey, kind: SecondLevelNames.Kind, decode: ([UInt8]) -> Entry?, dating: Dating<Entry>
-    ) async -> Lookup<Entry> {
+    ) async -> SecondLevelEntryRead<Entry> {
         guard let permit = circuit.permitRead() else { return .unavailable }
         let read = await store.read(key, deadline: configuration.readDeadline)
         switch read {
@@ -145,30 +139,30 @@ final class SecondLevelFront: Sendable {
                 counters.withLock { $0.rejectedMisses += 1 }
                 return .unavailable
             }
-            return .miss(generation)
+            return .miss(generation: generation)
         case .hit(let bytes, let generation):
             guard bytes.count <= store.maximumValueBytes else {
                 recordRejected(.oversize)
-                return .miss(generation)
+                return .miss(generation: generation)
             }
             guard admits(generation, key, isHit: true) else { return .unavailable }
             switch sealing.open(bytes, for: binding(key, kind, generation)) {
             case .failure(let refusal):
                 recordRejected(refusal)
-                return .miss(generation)
+                return .miss(generation: generation)
             case .success(let plaintext):
                 guard let entry = decode(plaintext) else {
                     recordUnusable()
-                    return .miss(generation)
+                    return .miss(generation: generation)
                 }
                 let origin = SecondLevelSealing.origin(of: bytes)
                 let seal = SecondLevelClearMarks.Seal(
                     storedAt: dating.storedAt(entry), sender: origin.sender, counter: origin.counter)
                 if marks.refuses(seal, in: key.namespace.name, carries: { dating.carries(entry, $0) }) {
                     recordRejected(.cleared)
-                    return .miss(generation)
+                    return .miss(generation: generation)
                 }
-                return .hit(entry, generation)
+                return .hit(entry, generation: generation)
             }
         }
     }

@@ -27,13 +27,7 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
             carries: { _, label in
                 label == .kind(.graphQL) || label == .operation(operation.operationName)
             })
-        switch await front.lookup(
-            name, kind: .graphQL, decode: SecondLevelEntryCodec.decodeGraphQL, dating: dating)
-        {
-        case .unavailable: return .unavailable
-        case .miss(let generation): return .miss(generation: generation)
-        case .hit(let entry, let generation): return .hit(entry, generation: generation)
-        }
+        return await front.lookup(name, kind: .graphQL, decode: SecondLevelEntryCodec.decodeGraphQL, dating: dating)
     }
 
     func write(

@@ -22,11 +22,7 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
         let name = front.key(.rest, key, in: scope, namespaces)
         let dating = SecondLevelFront.Dating<RESTSecondLevelEntry>(
             storedAt: \.storedAt, carries: { Self.carries($0, $1, key: key) })
-        switch await front.lookup(name, kind: .rest, decode: SecondLevelEntryCodec.decode, dating: dating) {
-        case .unavailable: return .unavailable
-        case .miss(let generation): return .miss(generation: generation)
-        case .hit(let entry, let generation): return .hit(entry, generation: generation)
-        }
+        return await front.lookup(name, kind: .rest, decode: SecondLevelEntryCodec.decode, dating: dating)
     }
 
     func write(_ entry: RESTSecondLevelEntry, key: String, in scope: CacheScope, generation: SecondLevelGeneration) {

@@ -51,10 +51,9 @@ final class SessionFactory: CookieStoreAccounting {
         values: ValueCore
     ) throws(UnifiedCacheError) {
         let freshness = GraphQLSettingsBridge.cacheConfig(settings.current, base: configuration.graphQLFreshness)
-        var graphQLConfiguration = configuration.graphQL
+        // The GraphQL domains' resilience options arrive per operation through the freshness rules.
+        var graphQLConfiguration = configuration.graphQL.inheriting(from: configuration)
         graphQLConfiguration.cachingPolicy = GraphQLSettingsBridge.cachingPolicy(settings)
-        graphQLConfiguration.resilience = configuration.graphQL.resilience.merged(over: configuration.resilience)
-        graphQLConfiguration.instrumentation = graphQLConfiguration.instrumentation ?? configuration.instrumentation
         do {
             graphQLCore = try GraphQLClient.Shared(
                 url: configuration.graphQLEndpoint, transport: client, store: graphQLStore,
@@ -63,12 +62,8 @@ final class SessionFactory: CookieStoreAccounting {
             throw UnifiedCacheError(
                 code: .invalidSettings, message: "The GraphQL freshness rules are invalid.", underlying: error)
         }
-        var restConfiguration = configuration.rest
+        var restConfiguration = configuration.rest.inheriting(from: configuration)
         restConfiguration.storagePolicy = RESTSettingsBridge.storagePolicy(settings, links: configuration.entityLinks)
-        restConfiguration.instrumentation = restConfiguration.instrumentation ?? configuration.instrumentation
-        // Resilience: a call's options over its domain's (the settings), over the door's, over the hub's; the GraphQL
-        // door's are merged the same way above (its domains' options arrive per operation through the freshness).
-        restConfiguration.resilience = configuration.rest.resilience.merged(over: configuration.resilience)
         restConfiguration.domainResilience = RESTSettingsResilience(settings: settings)
         // Each session's service inspects answers with its own inspector (see `makeParts`).
         restConfiguration.responseInspector = nil

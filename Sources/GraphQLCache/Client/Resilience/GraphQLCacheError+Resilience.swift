@@ -1,11 +1,5 @@
 import CacheCore
 
-extension GraphQLCacheError.Code {
-    /// The call waited its hard timeout (`CacheResilience/hardTimeout`) and had nothing to serve: no cached answer
-    /// within its fail-safe window. The upstream call goes on in the background and stores its answer when it lands.
-    public static let timedOut = Self("timedOut")
-}
-
 extension GraphQLCacheError {
     static func timedOutError(after timeout: Duration) -> GraphQLCacheError {
         GraphQLCacheError(
@@ -27,15 +21,7 @@ extension GraphQLCacheError {
         default: false
         }
     }
-}
 
-extension GraphQLCacheError.Code {
-    /// Internal: a call that found its query throttled after a failure and did not ask the upstream. Never handed to
-    /// a caller: one with a cached answer serves it, one without asks the upstream itself.
-    static let failSafeThrottled = Self("failSafeThrottled")
-}
-
-extension GraphQLCacheError {
     static func failSafeThrottledError() -> GraphQLCacheError {
         GraphQLCacheError(code: .failSafeThrottled, message: "The upstream failed lately and is not asked again yet.")
     }
