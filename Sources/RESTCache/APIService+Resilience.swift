@@ -167,7 +167,8 @@ extension APIService {
         let gate = shared.eagerRefreshes
         guard gate.begin(key, entryStoredAt: cached.entry.storedAt) else { return false }
         backgroundRefreshes.start {
-            let result = await self.fetch(request, placement, revalidating: cached)
+            let result = await self.fetch(
+                request, placement, revalidating: cached, refreshingLateAfter: options.eagerRefreshThreshold)
             if case .success = result {
                 gate.end(key, succeeded: true)
             } else {

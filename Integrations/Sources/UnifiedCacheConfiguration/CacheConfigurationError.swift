@@ -5,17 +5,29 @@ import UnifiedCache
 /// Why the configuration read from a `ConfigReader` cannot make a hub: the key at fault and what was expected,
 /// never the value (a URL may hold a Redis password, a secret is a key).
 public struct CacheConfigurationError: Error, CustomStringConvertible, Sendable, Equatable {
-    /// A stable identifier of the failure.
-    public enum Code: String, Sendable {
+    /// A stable identifier of the failure: a struct over a private enum, so codes can be added without breaking a
+    /// caller's `switch`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String {
+            case missingValue, invalidValue, inconsistent, unreadableFile
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
         /// A required key has no value.
-        case missingValue
+        public static let missingValue = Code(.missingValue)
         /// A value does not parse or is out of range.
-        case invalidValue
+        public static let invalidValue = Code(.invalidValue)
         /// A value parses but cannot work with the rest (a Redis URL without the fleet secret, TLS settings for a
         /// plaintext URL).
-        case inconsistent
+        public static let inconsistent = Code(.inconsistent)
         /// The settings file a key names could not be read.
-        case unreadableFile
+        public static let unreadableFile = Code(.unreadableFile)
+
+        /// The code's stable name (`invalidValue`).
+        public var description: String { base.rawValue }
     }
 
     /// What went wrong.
@@ -32,7 +44,7 @@ public struct CacheConfigurationError: Error, CustomStringConvertible, Sendable,
         self.message = message
     }
 
-    public var description: String { "CacheConfigurationError(\(code.rawValue)) at \(key): \(message)" }
+    public var description: String { "CacheConfigurationError(\(code)) at \(key): \(message)" }
 }
 
 extension CacheConfigurationError {
