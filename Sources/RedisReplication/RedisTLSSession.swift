@@ -21,26 +21,9 @@ final class RedisTLSSession {
         throws(RedisReplicationError)
     {
         try settings.check()
+        // Shared with every session of the same settings and files (the CA file is read once); this one's reference.
+        let context = try RedisTLSContexts.context(for: settings)
         ERR_clear_error()
-        guard let context = ucs_tls_context_new(settings.verifiesCertificate ? 1 : 0) else {
-            throw RedisReplicationError(
-                .tlsFailed, "OpenSSL could not create a TLS context.", underlying: Self.errorText())
-        }
-        guard ucs_tls_context_trust(context, settings.caFile, settings.caDirectory) == 1 else {
-            SSL_CTX_free(context)
-            throw RedisReplicationError(
-                .tlsConfigurationInvalid, "The trusted CA file or directory could not be loaded.",
-                underlying: Self.errorText())
-        }
-        if let certificate = settings.certificateFile, let key = settings.keyFile,
-            ucs_tls_context_identity(context, certificate, key) != 1
-        {
-            SSL_CTX_free(context)
-            // OpenSSL's text names the failing step (no such file, key mismatch), never the key's bytes.
-            throw RedisReplicationError(
-                .tlsConfigurationInvalid, "The TLS client certificate or its key could not be loaded.",
-                underlying: Self.errorText())
-        }
         var method: OpaquePointer?
         let serverName = settings.serverName ?? host
         guard
@@ -167,7 +150,7 @@ final class RedisTLSSession {
     }
 
     /// OpenSSL's oldest queued error as text (library, function, reason; never key material), clearing the queue.
-    private static func errorText() -> String {
+    static func errorText() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         _ = ucs_tls_error_text(&buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
