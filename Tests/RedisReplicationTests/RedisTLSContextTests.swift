@@ -22,61 +22,43 @@ struct RedisTLSContextTests {
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
     }
 
-    private func ping(_ configuration: RedisReplicationConfiguration) -> RedisReplicationError? {
-        do {
-            let connection = try RedisConnection(configuration)
-            _ = try connection.command([Array("PING".utf8)])
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test("three connections with one setting read the CA file once; a rotated CA file takes effect at the next")
     func contextIsSharedUntilTheFileChanges() async throws {
-        let certificates = try await TestCertificates.shared()
-        let server = try await RedisTestServer.start(
-            tls: RedisTestServer.TLSSettings(
-                certificateFile: certificates.serverCertificateFile, keyFile: certificates.serverKeyFile,
-                caFile: certificates.caFile))
-        defer { server.terminate() }
+        let redis = try await TLSRedis()
+        defer { redis.server.terminate() }
+        let certificates = redis.certificates
         let caFile = NSTemporaryDirectory() + "ucache-ca-\(UUID().uuidString.prefix(8)).pem"
         try FileManager.default.copyItem(atPath: certificates.caFile, toPath: caFile)
         defer { try? FileManager.default.removeItem(atPath: caFile) }
-        var configuration = try redisConfiguration(url: server.url, channel: uniqueChannel("tls-context"))
-        configuration.tls?.caFile = caFile
+        let configuration = try redis.configuration { $0.caFile = caFile }
 
-        for _ in 0..<3 { #expect(ping(configuration) == nil) }
+        for _ in 0..<3 { #expect(connectionError(configuration) == nil) }
         #expect(RedisTLSContexts.madeCount(caFile: caFile) == 1)
 
         // Rotated to a CA that did not sign the server's certificate: the next connection reads it and is refused.
         try replace(caFile, with: certificates.unknownCAFile, movedAhead: 5)
-        #expect(ping(configuration)?.code == .tlsCertificateUntrusted)
+        #expect(connectionError(configuration)?.code == .tlsCertificateUntrusted)
         #expect(RedisTLSContexts.madeCount(caFile: caFile) == 2)
 
         // Rotated back: trusted again, from a third reading.
         try replace(caFile, with: certificates.caFile, movedAhead: 10)
-        #expect(ping(configuration) == nil)
-        #expect(ping(configuration) == nil)
+        #expect(connectionError(configuration) == nil)
+        #expect(connectionError(configuration) == nil)
         #expect(RedisTLSContexts.madeCount(caFile: caFile) == 3)
     }
 
     @Test("a CA file that cannot be read fails each connection with a configuration error, and is never cached")
     func unreadableFileIsNotCached() async throws {
-        let certificates = try await TestCertificates.shared()
-        let server = try await RedisTestServer.start(
-            tls: RedisTestServer.TLSSettings(
-                certificateFile: certificates.serverCertificateFile, keyFile: certificates.serverKeyFile,
-                caFile: certificates.caFile))
-        defer { server.terminate() }
+        let redis = try await TLSRedis()
+        defer { redis.server.terminate() }
+        let certificates = redis.certificates
         let caFile = NSTemporaryDirectory() + "ucache-missing-ca-\(UUID().uuidString.prefix(8)).pem"
-        var configuration = try redisConfiguration(url: server.url, channel: uniqueChannel("tls-missing"))
-        configuration.tls?.caFile = caFile
-        #expect(ping(configuration)?.code == .tlsConfigurationInvalid)
+        let configuration = try redis.configuration { $0.caFile = caFile }
+        #expect(connectionError(configuration)?.code == .tlsConfigurationInvalid)
         #expect(RedisTLSContexts.madeCount(caFile: caFile) == 0)
         try FileManager.default.copyItem(atPath: certificates.caFile, toPath: caFile)
         defer { try? FileManager.default.removeItem(atPath: caFile) }
-        #expect(ping(configuration) == nil)
+        #expect(connectionError(configuration) == nil)
         #expect(RedisTLSContexts.madeCount(caFile: caFile) == 1)
     }
 }

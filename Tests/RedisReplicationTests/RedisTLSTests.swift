@@ -10,7 +10,7 @@ import UnifiedCache
 #endif
 
 /// A TLS-only redis-server with the test CA's certificate, and a configuration trusting that CA.
-private struct TLSRedis {
+struct TLSRedis {
     let server: RedisTestServer
     let certificates: TestCertificates
 
@@ -38,7 +38,7 @@ private struct TLSRedis {
 }
 
 /// The error making a connection throws, if any.
-private func connectionError(_ configuration: RedisReplicationConfiguration) -> RedisReplicationError? {
+func connectionError(_ configuration: RedisReplicationConfiguration) -> RedisReplicationError? {
     do {
         let connection = try RedisConnection(configuration)
         _ = try connection.command([Array("PING".utf8)])
