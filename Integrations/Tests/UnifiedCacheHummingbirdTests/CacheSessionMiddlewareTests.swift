@@ -10,11 +10,6 @@ import UnifiedCacheHummingbird
 
 /// A balance read under stale-while-revalidate: served stale within its grace, refreshed behind.
 private struct BalanceRequest: RequestType {
-    struct Balance: ResponseCodable {
-        var accountId: String
-        var balance: Double
-    }
-
     typealias Response = Balance
     var path: String { "/api/accounts/101/balance" }
     var cache: RequestCache? { RequestCache(key: "balance.101", timeout: .seconds(30)) }

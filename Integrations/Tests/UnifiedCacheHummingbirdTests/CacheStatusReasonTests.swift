@@ -8,11 +8,6 @@ import UnifiedCacheHummingbird
 
 /// A balance read with fail-safe for an hour and eager refresh at half its 30 s life.
 private struct ResilientBalanceRequest: RequestType {
-    struct Balance: ResponseCodable {
-        var accountId: String
-        var balance: Double
-    }
-
     typealias Response = Balance
     var path: String { "/api/accounts/101/balance" }
     var cache: RequestCache? { RequestCache(key: "balance.101", timeout: .seconds(30)) }

@@ -31,6 +31,12 @@ struct HummingbirdHarness {
     }
 }
 
+/// The fixture's `GET /api/accounts/101/balance` answer.
+struct Balance: ResponseCodable {
+    var accountId: String
+    var balance: Double
+}
+
 extension TestClientProtocol {
     /// A GET as a fixture user (or anonymous).
     func get(_ uri: String, as user: FixtureTenant.User? = nil) async throws -> TestResponse {
