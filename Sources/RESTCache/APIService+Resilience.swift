@@ -144,9 +144,7 @@ extension APIService {
     func eagerRefreshFloor<T: RequestType>(_ request: T) -> Double? {
         var floor = configuration.resilience.eagerRefreshThreshold
         if let own = request.resilience?.eagerRefreshThreshold { floor = Swift.min(floor ?? own, own) }
-        if let domains = configuration.domainResilience, domains.refreshesEagerly,
-            let lowest = domains.lowestEagerRefreshThreshold
-        {
+        if let lowest = configuration.domainResilience?.lowestEagerRefreshThreshold {
             floor = Swift.min(floor ?? lowest, lowest)
         }
         return floor

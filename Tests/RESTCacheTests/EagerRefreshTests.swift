@@ -8,16 +8,10 @@ struct EagerRefreshTests {
     private let route = "GET /api/accounts/101/balance"
     private let alice = CacheScope.session("alice")
 
-    private func configuration(_ resilience: CacheResilience) -> APIService.Configuration {
-        var configuration = APIService.Configuration(honorsHTTPCaching: false)
-        configuration.resilience = resilience
-        return configuration
-    }
-
     @Test("1,000 concurrent hits past the threshold: every one answered from the cache, one upstream call")
     func oneRefreshForAThousandHits() async throws {
         let harness = try await Harness("er-thousand")
-        let service = harness.service(configuration: configuration(CacheResilience(eagerRefreshThreshold: 0.9)))
+        let service = harness.service(configuration: .resilient(CacheResilience(eagerRefreshThreshold: 0.9)))
         _ = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(55))  // past 90 % of 60 s
 
@@ -46,7 +40,7 @@ struct EagerRefreshTests {
     @Test("Hits before the threshold start no refresh")
     func noRefreshBeforeTheThreshold() async throws {
         let harness = try await Harness("er-early")
-        let service = harness.service(configuration: configuration(CacheResilience(eagerRefreshThreshold: 0.9)))
+        let service = harness.service(configuration: .resilient(CacheResilience(eagerRefreshThreshold: 0.9)))
         _ = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(50))
         for _ in 0..<10 { _ = try await service.perform(with: ResilientBalanceRequest()).value() }
@@ -57,7 +51,7 @@ struct EagerRefreshTests {
     @Test("A failed eager refresh leaves the entry as it was, and a later hit tries again")
     func failedRefreshIsRetried() async throws {
         let harness = try await Harness("er-fail")
-        let service = harness.service(configuration: configuration(CacheResilience(eagerRefreshThreshold: 0.5)))
+        let service = harness.service(configuration: .resilient(CacheResilience(eagerRefreshThreshold: 0.5)))
         let fresh = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(40))
         try await harness.tenant.inject(.status(503), route: route)

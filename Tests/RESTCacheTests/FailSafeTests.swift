@@ -11,17 +11,11 @@ struct FailSafeTests {
     private let alice = CacheScope.session("alice")
     private let hour = CacheResilience(failSafeMaxDuration: .seconds(3_600), failSafeThrottleDuration: .seconds(30))
 
-    private func configuration(_ resilience: CacheResilience) -> APIService.Configuration {
-        var configuration = APIService.Configuration(honorsHTTPCaching: false)
-        configuration.resilience = resilience
-        return configuration
-    }
-
     @Test(
         "An upstream down for an hour: maintenance between reads, fail-safe answers through the window, then the error")
     func downForAnHour() async throws {
         let harness = try await Harness("fs-hour")
-        let service = harness.service(configuration: configuration(hour))
+        let service = harness.service(configuration: .resilient(hour))
         let fresh = try await service.perform(with: ResilientBalanceRequest()).value()
         try await harness.tenant.inject(.status(503), route: route, count: 1_000)
 
@@ -49,7 +43,7 @@ struct FailSafeTests {
     @Test("Past its window an entry still held in memory is not served: the upstream's error is the answer")
     func pastTheWindowIsAnError() async throws {
         let harness = try await Harness("fs-past")
-        let service = harness.service(configuration: configuration(hour))
+        let service = harness.service(configuration: .resilient(hour))
         _ = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(60 + 3_600 + 1))  // no maintenance: the entry is still in memory
         #expect(harness.store.entryCount(in: alice) == 1)
@@ -60,7 +54,7 @@ struct FailSafeTests {
     @Test("1,000 concurrent callers on a failing upstream: it is asked once per throttle period")
     func throttleUnderLoad() async throws {
         let harness = try await Harness("fs-throttle")
-        let service = harness.service(configuration: configuration(hour))
+        let service = harness.service(configuration: .resilient(hour))
         let fresh = try await service.perform(with: ResilientBalanceRequest()).value()
         try await harness.tenant.inject(.status(503), route: route, count: 1_000)
         harness.clock.advance(by: .seconds(61))
@@ -86,7 +80,7 @@ struct FailSafeTests {
     @Test("Without fail-safe, a failing upstream's error is the answer even with a stale entry at hand")
     func withoutFailSafeTheErrorIsTheAnswer() async throws {
         let harness = try await Harness("fs-off")
-        let service = harness.service(configuration: configuration(CacheResilience(hardTimeout: .seconds(30))))
+        let service = harness.service(configuration: .resilient(CacheResilience(hardTimeout: .seconds(30))))
         _ = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(61))
         try await harness.tenant.inject(.status(503), route: route)
@@ -97,7 +91,7 @@ struct FailSafeTests {
     func staleIfErrorMapsOntoFailSafe() async throws {
         let harness = try await Harness("fs-sie")
         let service = harness.service(
-            configuration: configuration(
+            configuration: .resilient(
                 CacheResilience(failSafeThrottleDuration: .seconds(30), hardTimeout: .seconds(30))))
         let policy = RESTCachePolicy.staleIfError(maximumStaleness: .seconds(600))
         _ = try await service.perform(with: ResilientBalanceRequest(cachePolicy: policy)).value()

@@ -13,3 +13,12 @@ struct ResilientBalanceRequest: RequestType {
         RequestCache(key: "balances.\(accountId)", timeout: timeout, domains: ["balances"])
     }
 }
+
+extension APIService.Configuration {
+    /// A service that judges freshness by its own rules only, with `resilience` as its options.
+    static func resilient(_ resilience: CacheResilience) -> APIService.Configuration {
+        var configuration = APIService.Configuration(honorsHTTPCaching: false)
+        configuration.resilience = resilience
+        return configuration
+    }
+}

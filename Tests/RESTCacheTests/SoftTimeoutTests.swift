@@ -10,12 +10,6 @@ struct SoftTimeoutTests {
     private let route = "GET /api/accounts/101/balance"
     private let alice = CacheScope.session("alice")
 
-    private func configuration(_ resilience: CacheResilience) -> APIService.Configuration {
-        var configuration = APIService.Configuration(honorsHTTPCaching: false)
-        configuration.resilience = resilience
-        return configuration
-    }
-
     private let soft = CacheResilience(failSafeMaxDuration: .seconds(3_600), softTimeout: .milliseconds(100))
 
     private func isFresh(_ harness: Harness) -> Bool {
@@ -26,7 +20,7 @@ struct SoftTimeoutTests {
     @Test("A slow upstream: the stale answer comes before the upstream answers, and the cache takes the new answer")
     func staleAtTheSoftTimeout() async throws {
         let harness = try await Harness("st-slow")
-        let service = harness.service(configuration: configuration(soft))
+        let service = harness.service(configuration: .resilient(soft))
         _ = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(61))
         try await harness.tenant.holdAnswers(route: route)
@@ -48,7 +42,7 @@ struct SoftTimeoutTests {
     @Test("Nothing to serve: the hard timeout ends the call with the transport's timeout error")
     func hardTimeoutWithNothingToServe() async throws {
         let harness = try await Harness("st-hard")
-        let service = harness.service(configuration: configuration(CacheResilience(hardTimeout: .milliseconds(200))))
+        let service = harness.service(configuration: .resilient(CacheResilience(hardTimeout: .milliseconds(200))))
         try await harness.tenant.holdAnswers(route: route)
         let failure = await service.perform(with: ResilientBalanceRequest()).failure
         guard case .network(let error)? = failure else {
@@ -73,15 +67,21 @@ struct SoftTimeoutTests {
         #expect(try await harness.counters().route(route) == 0)
     }
 
-    @Test("A background completion after the scope was cleared is not stored")
-    func clearWinsOverBackgroundCompletion() async throws {
-        let harness = try await Harness("st-clear")
-        let service = harness.service(configuration: configuration(soft))
+    /// A service whose stale entry was just served after the soft timeout, its upstream call held at the fixture.
+    private func staleAnswerWithCallHeld(_ harness: Harness) async throws -> APIService {
+        let service = harness.service(configuration: .resilient(soft))
         _ = try await service.perform(with: ResilientBalanceRequest()).value()
         harness.clock.advance(by: .seconds(61))
         try await harness.tenant.holdAnswers(route: route)
         #expect(try await service.performWithSource(with: ResilientBalanceRequest()).value().isStale)
         try await waitUntil { try await harness.counters().route(route) == 2 }
+        return service
+    }
+
+    @Test("A background completion after the scope was cleared is not stored")
+    func clearWinsOverBackgroundCompletion() async throws {
+        let harness = try await Harness("st-clear")
+        let service = try await staleAnswerWithCallHeld(harness)
 
         harness.store.clear(scope: alice)
         try await harness.tenant.releaseHeldAnswers()
@@ -92,12 +92,7 @@ struct SoftTimeoutTests {
     @Test("A background completion after the session ended is not stored")
     func logoutWinsOverBackgroundCompletion() async throws {
         let harness = try await Harness("st-logout")
-        let service = harness.service(configuration: configuration(soft))
-        _ = try await service.perform(with: ResilientBalanceRequest()).value()
-        harness.clock.advance(by: .seconds(61))
-        try await harness.tenant.holdAnswers(route: route)
-        #expect(try await service.performWithSource(with: ResilientBalanceRequest()).value().isStale)
-        try await waitUntil { try await harness.counters().route(route) == 2 }
+        let service = try await staleAnswerWithCallHeld(harness)
 
         service.close()
         try await harness.tenant.releaseHeldAnswers()

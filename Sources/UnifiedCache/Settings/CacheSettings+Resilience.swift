@@ -7,11 +7,6 @@ extension CacheSettings {
         "failSafeMaxDuration", "failSafeThrottleDuration", "softTimeout", "hardTimeout", "eagerRefreshThreshold",
     ]
 
-    /// Whether any domain sets an eager-refresh threshold.
-    var setsEagerRefresh: Bool {
-        lowestEagerRefreshThreshold != nil
-    }
-
     /// The lowest eager-refresh threshold any domain sets.
     var lowestEagerRefreshThreshold: Double? {
         domainResilience.values.compactMap(\.eagerRefreshThreshold).min()
@@ -36,7 +31,7 @@ struct RESTSettingsResilience: RESTDomainResilience {
     let settings: SettingsStore
 
     var refreshesEagerly: Bool {
-        settings.refreshesEagerly.load(ordering: .relaxed)
+        settings.lowestEagerRefreshThreshold != nil
     }
 
     var lowestEagerRefreshThreshold: Double? {

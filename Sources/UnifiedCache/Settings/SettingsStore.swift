@@ -24,9 +24,6 @@ public enum SettingsSource: Sendable {
 /// every file.
 public final class SettingsStore: Sendable {
     private let state: Mutex<CacheSettings>
-    /// Whether any domain of the settings in force sets an eager-refresh threshold: read on every fresh REST hit,
-    /// so it is an atomic flag rather than a copy of the settings.
-    let refreshesEagerly = Atomic<Bool>(false)
     /// Whether any domain of the settings in force sets resilience options at all: read on every REST store and
     /// stale read, so a hub whose settings set none never works out a request's domains for them.
     let setsDomainResilience = Atomic<Bool>(false)
@@ -69,7 +66,6 @@ public final class SettingsStore: Sendable {
     private func publishFlags(of settings: CacheSettings) {
         let lowest = settings.lowestEagerRefreshThreshold
         lowestThresholdBits.store((lowest ?? .nan).bitPattern, ordering: .relaxed)
-        refreshesEagerly.store(lowest != nil, ordering: .relaxed)
         setsDomainResilience.store(!settings.domainResilience.isEmpty, ordering: .relaxed)
     }
 
