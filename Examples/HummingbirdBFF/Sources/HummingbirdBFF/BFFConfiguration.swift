@@ -9,6 +9,8 @@ import Foundation
 ///   the baseline `scripts/bench-bff.sh` compares against.
 /// - `BFF_FLOOR_BODY_FILE`: `GET /dashboard` answers this file's bytes, with no cache, token or upstream: the floor
 ///   `scripts/bench-bff.sh` measures the cached dashboard against.
+/// - `BFF_DASHBOARD_MEMO_SECONDS` (default 5; 0 turns it off): how long a session's composed dashboard is answered
+///   again without reading its inputs, unless a clear, a payment or logout drops it first (`DashboardMemo.swift`).
 /// - `BFF_EXECUTOR=eventloop`: Swift tasks on NIO's event loop threads instead of the cooperative pool (the
 ///   default: its p99 was lower on 2 shared cores; see the README's "Tuned for a cached dashboard").
 /// - `UCACHE_SETTINGS` and the `UCACHE_*` overrides: read by the library's `SettingsStore(environment:)`.
@@ -19,6 +21,8 @@ struct BFFConfiguration: Sendable {
     var cacheEnabled: Bool
     var floorBody: [UInt8]?
     var runsTasksOnEventLoops: Bool
+    /// How long a composed dashboard is kept; nil when off.
+    var dashboardMemo: Duration?
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -38,6 +42,11 @@ struct BFFConfiguration: Sendable {
         cacheEnabled = try Self.choice(environment, "BFF_CACHE", ["on": true, "off": false], default: "on")
         runsTasksOnEventLoops = try Self.choice(
             environment, "BFF_EXECUTOR", ["eventloop": true, "cooperative": false], default: "cooperative")
+        let memoText = environment["BFF_DASHBOARD_MEMO_SECONDS"] ?? "5"
+        guard let memoSeconds = Double(memoText), memoSeconds.isFinite, memoSeconds >= 0 else {
+            throw Invalid(description: "BFF_DASHBOARD_MEMO_SECONDS must be a number of seconds ≥ 0, not \(memoText)")
+        }
+        dashboardMemo = memoSeconds > 0 ? .milliseconds(Int64(memoSeconds * 1000)) : nil
         if let path = environment["BFF_FLOOR_BODY_FILE"], !path.isEmpty {
             guard let body = FileManager.default.contents(atPath: path) else {
                 throw Invalid(description: "BFF_FLOOR_BODY_FILE names no readable file: \(path)")

@@ -28,9 +28,12 @@ struct BFFMain {
                     hubConfiguration(upstream: configuration.upstream, environment: environment)),
                 // The bank's domain map is opt-in: a settings file names it (`"domainMap": "banking"`); without a
                 // file the BFF starts from the preset.
+                // Either way the domains the dashboard reads name its memo's tag.
                 settings: (environment["UCACHE_SETTINGS"] ?? "").isEmpty
-                    ? SettingsStore(settings: .banking, environment: environment)
-                    : SettingsStore(environment: environment),
+                    ? SettingsStore(settings: CacheSettings.banking.withDashboardTag(), environment: environment)
+                    : SettingsStore(
+                        settings: CacheSettings.load(environment: environment).withDashboardTag(),
+                        environment: environment),
                 observer: observability.cacheEventObserver
             )
         }

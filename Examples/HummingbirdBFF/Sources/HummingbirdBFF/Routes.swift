@@ -36,17 +36,28 @@ func makeRouter(
     }
     let user = router.group().add(middleware: CacheSessionMiddleware(hub: hub, identify: identify(verifier)))
     let cacheEnabled = configuration.cacheEnabled
-    user.get("/dashboard") { _, context in
-        try await upstream { try await dashboard(context.cache, cacheEnabled: cacheEnabled) }
+    if cacheEnabled, let lifetime = configuration.dashboardMemo {
+        // The session's encoded dashboard, composed again only when a clear, a payment, logout or its short
+        // lifetime dropped it (DashboardMemo.swift).
+        user.get("/dashboard") { _, context in try await memoizedDashboard(context.cache, lifetime: lifetime) }
+    } else {
+        user.get("/dashboard") { _, context in
+            try await upstream { try await dashboard(context.cache, cacheEnabled: cacheEnabled) }
+        }
     }
     user.post("/payments") { request, context in
         let input = try await request.decode(as: PaymentInput.self, context: context)
         let session = try context.cache.requireSession()
+        let receipt: PaymentReceipt
         do throws(GraphQLCacheError) {
-            return PaymentReceipt(try await session.graphQL.data(performing: MakePaymentMutation(input: input)))
+            receipt = PaymentReceipt(try await session.graphQL.data(performing: MakePaymentMutation(input: input)))
         } catch {
             throw HTTPError(.unprocessableContent, message: "payment refused (\(error.code))")
         }
+        // The balances changed: the session's composed dashboard goes, on every replica (a composition still
+        // running is not stored either).
+        await session.values.clear(tag: DashboardMemo.tag)
+        return receipt
     }
     user.post("/logout") { request, context -> HTTPResponse.Status in
         // Everything of the session cleared on every replica, and the token's verdict forgotten.
