@@ -73,19 +73,34 @@ func makeRouter(
 /// request without `Authorization` is anonymous: the cache's reads answer 401.
 func identify(_ verifier: UpstreamTokenVerifier) -> CacheSessionMiddleware<BFFContext>.Identify {
     { request, _ in
-        guard let authorization = request.headers[.authorization] else { return nil }
+        guard let authorization = headerValue(request.headers, .authorization) else { return nil }
+        let token = UpstreamTokenVerifier.bearerToken(authorization)
         let principal: VerifiedPrincipal
         do throws(UnifiedCacheError) {
-            principal = try await verifier.principal(authorization: authorization)
+            // The token parsed once, here: the verifier is asked by token.
+            guard let token else {
+                throw UnifiedCacheError(code: .tokenRejected, message: "No bearer token was presented.")
+            }
+            principal = try await verifier.principal(token: token)
         } catch let error where error.code == .tokenRejected {
             throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer"], message: "unauthorized")
         } catch {
             throw HTTPError(.badGateway, message: "could not verify the token")
         }
-        let sessionID = request.headers[sessionIDHeader].flatMap { $0.isEmpty ? nil : $0 }
-        let token = UpstreamTokenVerifier.bearerToken(authorization) ?? ""
-        return CacheIdentity(principal: principal, credentials: .bearer(token), sessionID: sessionID)
+        let sessionID = headerValue(request.headers, sessionIDHeader).flatMap { $0.isEmpty ? nil : $0 }
+        return CacheIdentity(principal: principal, credentials: .bearer(token ?? ""), sessionID: sessionID)
     }
+}
+
+/// `headers[name]` without its cost on every request: the one field's value as it is (no copy); only a header sent
+/// several times is joined with ", ", as `HTTPFields`' subscript joins it.
+func headerValue(_ headers: HTTPFields, _ name: HTTPField.Name) -> String? {
+    var found: String?
+    for field in headers where field.name == name {
+        guard found == nil else { return headers[name] }
+        found = field.value
+    }
+    return found
 }
 
 let sessionIDHeader = HTTPField.Name("X-Session-ID")!
