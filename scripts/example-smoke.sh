@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Smoke test of Examples/HummingbirdBFF over real HTTP, in two parts.
 # One replica (no Redis): starts the bank fixture and the BFF on free ports, then checks the dashboard is served from
-# the cache the second time (the fixture's counters do not move), that a payment's invalidation reaches the next
-# dashboard, that logout ends the session, that a missing or unknown token is refused, that two users never see each
-# other's accounts, the Prometheus text, and that a dashboard request puts the cache's spans on its trace, its series
-# in the app's swift-metrics registry and its events in the app's log, and RFC 9211's Cache-Status on a hit; then,
-# with swift-otel's tracer, that the upstream requests of a traced dashboard carry a W3C traceparent of its trace.
+# the cache the second time (the fixture's counters do not move), that a balances refresh and a payment reach the
+# next dashboard (the session's composed dashboard goes with them), that logout ends the session, that a missing or
+# unknown token is refused, that two users never see each other's accounts, the Prometheus text, and that a
+# dashboard request puts the cache's spans on its trace, its series in the app's swift-metrics registry and its events
+# in the app's log, and RFC 9211's Cache-Status on a hit; then, with swift-otel's tracer, that the upstream requests of a traced dashboard carry a W3C traceparent of its trace.
 # A fleet (scripts/lib/smoke-fleet.sh): a real redis-server with a password and two replicas A and B on two ports,
 # joined through UCACHE_REDIS_URL and the fleet secret; checks the shared second level, that a payment and a logout on
 # A reach B, that both keep answering while Redis is killed, and that a logout on A reaches B again once it is back.
@@ -68,7 +68,8 @@ single_replica() {
   local TENANT="smoke$$"
   local UPSTREAM="$FIXTURE_URL/t/$TENANT"
   # Spans kept in memory (served at /debug/spans) and debug logs: the checks of the cache's spans, metrics and logs.
-  BFF_TRACING=memory LOG_LEVEL=debug start_bff "$UPSTREAM" "${BFF_CACHE:-on}"  # BFF_CACHE=off: cache checks fail
+  # The composed dashboard is kept longer than the test runs: only clears, payments and logout may drop it here.
+  BFF_TRACING=memory LOG_LEVEL=debug BFF_DASHBOARD_MEMO_SECONDS=3600 start_bff "$UPSTREAM" "${BFF_CACHE:-on}"  # BFF_CACHE=off: cache checks fail
   echo "fixture $FIXTURE_URL (tenant $TENANT), BFF $BFF_URL"
 
   ALICE=(-H "Authorization: Bearer token-alice")
@@ -101,6 +102,20 @@ single_replica() {
     test "$(json "d['requests']" <<<"$after_second")" = "$(json "d['requests']" <<<"$after_first")"
   check "a dashboard served from memory says so in RFC 9211's Cache-Status: ucache-l1; hit" \
     test "$(header_of Cache-Status "${ALICE[@]}" "$BFF_URL/dashboard")" = "ucache-l1; hit"
+  check "a repeated dashboard is the session's composed dashboard: the value door counted its hits" \
+    grep -q '^ucache_hits_total{part="values",scope="all"} [1-9]' <<<"$(fetch "$BFF_URL/metrics")"
+  # The balances domain names the composed dashboard's tag: its clear drops the dashboard, which is composed again
+  # from the account list (another domain, still cached) and the balances (fetched again).
+  check "refreshing the balances answers 204" \
+    test "$(status_of -X POST "${ALICE[@]}" "$BFF_URL/refresh/balances")" = 204
+  refreshed_status=$(header_of Cache-Status "${ALICE[@]}" "$BFF_URL/dashboard")
+  after_refresh=$(counters)
+  check "dashboard after a balances refresh fetched GraphQL AccountBalances again" \
+    test "$(operation_count AccountBalances <<<"$after_refresh")" = 2
+  check "dashboard after a balances refresh read the account list from the cache" \
+    test "$(route_count 'GET /api/accounts' <<<"$after_refresh")" = 1
+  check "dashboard after a balances refresh says so in Cache-Status: ucache-l1; fwd=uri-miss" \
+    test "$refreshed_status" = "ucache-l1; fwd=uri-miss"
 
   payment=$(fetch "${ALICE[@]}" -H 'Content-Type: application/json' \
     -d '{"fromAccountId":"101","payeeId":"payee-alice-1","amount":10}' "$BFF_URL/payments")

@@ -11,8 +11,9 @@ struct BFFContext: CacheRequestContext {
     init(source: Source) { coreContext = .init(source: source) }
 }
 
-/// The BFF's routes, each traced (a server span the cache's spans are children of). `/dashboard`, `/payments` and
-/// `/logout` need `Authorization: Bearer <token>`; `X-Session-ID` optionally picks one of the user's sessions.
+/// The BFF's routes, each traced (a server span the cache's spans are children of). `/dashboard`, `/payments`,
+/// `/refresh/balances` and `/logout` need `Authorization: Bearer <token>`; `X-Session-ID` optionally picks one of the
+/// user's sessions.
 func makeRouter(
     hub: CacheHub, verifier: UpstreamTokenVerifier, configuration: BFFConfiguration,
     observability: Observability, metrics: CacheHubMetrics
@@ -58,6 +59,12 @@ func makeRouter(
         // running is not stored either).
         await session.values.clear(tag: DashboardMemo.tag)
         return receipt
+    }
+    user.post("/refresh/balances") { _, context -> HTTPResponse.Status in
+        // Pull-to-refresh: the balances domain cleared in the user's session (its REST entries, the balance fields
+        // of the normalized records, and the composed dashboard, whose tag the domain names).
+        try await context.cache.requireSession().cacheManager.clearBalancesCache()
+        return .noContent
     }
     user.post("/logout") { request, context -> HTTPResponse.Status in
         // Everything of the session cleared on every replica, and the token's verdict forgotten.
