@@ -13,7 +13,7 @@ import UnifiedCacheHummingbird
 /// - It lives in the session's scope: another session never reads it, and logout (which ends the session on every
 ///   replica) drops it with everything else of the session.
 /// - It is tagged ``tag``, a value tag of the `balances` and `accountSummary` domains (see
-///   ``withDashboardTag(_:)``): a clear of either domain, here or replicated, drops it; a payment through the BFF
+///   `CacheSettings.withDashboardTag()`): a clear of either domain, here or replicated, drops it; a payment through the BFF
 ///   clears the tag (on every replica) once the mutation has changed the balances.
 /// - It lives ``BFFConfiguration/dashboardMemo`` (5 s by default): the bound on how much longer than its inputs'
 ///   own freshness a composed dashboard may be served. It stays in this replica's memory (never the second level:
@@ -47,10 +47,10 @@ struct DashboardMemo: Codable, Sendable {
         self.sequence = sequence
     }
 
-    // The value door encodes a stored value once, to charge its bytes to the memory budget.
+    // The value door encodes a stored value once, to charge its bytes to the memory budget (the body as base64).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        body = ByteBuffer(bytes: try container.decode([UInt8].self, forKey: .body))
+        body = ByteBuffer(bytes: try container.decode(Data.self, forKey: .body))
         let raw = try container.decode(Int.self, forKey: .status)
         guard let status = CacheStatus(rawValue: raw) else {
             throw DecodingError.dataCorruptedError(forKey: .status, in: container, debugDescription: "unknown status")
@@ -61,7 +61,7 @@ struct DashboardMemo: Codable, Sendable {
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(Array(body.readableBytesView), forKey: .body)
+        try container.encode(Data(body.readableBytesView), forKey: .body)
         try container.encode(status.rawValue, forKey: .status)
         try container.encode(sequence, forKey: .sequence)
     }
@@ -124,7 +124,9 @@ private func composeDashboard(_ session: CacheSession) async throws -> Dashboard
         reason = balanceResult.staleReason
     }
     let memo = DashboardMemo(body: body, status: status, sequence: sequence)
-    guard status != .stale, status != .bypassed, reason == nil else { throw UnkeptDashboard(memo: memo, reason: reason) }
+    guard status != .stale, status != .bypassed, reason == nil else {
+        throw UnkeptDashboard(memo: memo, reason: reason)
+    }
     return memo
 }
 
