@@ -14,7 +14,10 @@
 # request (user + system, from /proc: the figure a busy machine disturbs least) and Redis's; then the machine's load.
 # Options (environment): DURATION (default 10s), THREADS (2), CONNECTIONS (32); BFF_EXECUTOR=eventloop runs the
 # BFF's tasks on its event loops instead of Swift's cooperative pool (see Examples/HummingbirdBFF/README.md);
-# BFF_TRACING (default off: no tracer; otel for swift-otel's); FLOOR_ONLY=1 runs the cached and floor rows alone.
+# BFF_TRACING (default off: no tracer; otel for swift-otel's); FLOOR_ONLY=1 runs the cached and floor rows alone;
+# BFF_BIN names a built binary (another build to compare with); BFF_DASHBOARD_MEMO_SECONDS=0 serves every cached
+# dashboard from its two reads instead of the session's composed dashboard. Instructions per request of the cached
+# and floor rows, stable on a loaded machine: scripts/bench/bff-callgrind.sh.
 # Last, a session-churn run (scripts/bench/bff-churn.lua): every request a new session id, so every dashboard
 # creates a session and misses; the BFF's RSS is sampled every second (start, peak, end), and what the cache charged
 # its budget is read at the end. CHURN_ONLY=1 runs the churn alone; CHURN_CACHE=off runs it with BFF_CACHE=off
@@ -25,7 +28,7 @@ EXAMPLE="$ROOT/Examples/HummingbirdBFF"
 DURATION="${DURATION:-10s}"; THREADS="${THREADS:-2}"; CONNECTIONS="${CONNECTIONS:-32}"
 command -v wrk >/dev/null 2>&1 || { echo "error: wrk is missing: scripts/ensure-deps.sh --bench" >&2; exit 1; }
 command -v redis-server >/dev/null 2>&1 || { echo "error: redis-server is missing: scripts/ensure-deps.sh" >&2; exit 1; }
-if [ -z "${BFF_BIN:-}" ]; then  # BFF_BIN names a built binary instead
+if [ -z "${BFF_BIN:-}" ]; then
   swift build -c release --package-path "$EXAMPLE" -Xswiftc -warnings-as-errors
   BFF_BIN="$EXAMPLE/.build/release/HummingbirdBFF"
 fi
