@@ -160,6 +160,27 @@ single_replica() {
   stop_bff
   check "the BFF stopped gracefully on SIGTERM" grep -q "HUMMINGBIRD_BFF_STOPPED" "$SERVER_LOGS/bff.out"
   traced
+  resilient_domains
+}
+
+# Resilience options on the dashboard's domains (a settings file): the value door would apply them to the composed
+# dashboard, whose fail-safe answer Cache-Status could not tell from a kept one, so every dashboard is composed from
+# its reads instead (the reads are cache hits all the same).
+resilient_domains() {
+  local upstream="$FIXTURE_URL/t/resilient$$" settings="$SERVER_LOGS/resilient-settings.json" first second metrics
+  printf '{"domainMap": "banking", "domains": {"balances": {"failSafeMaxDuration": 60}}}\n' >"$settings"
+  UCACHE_SETTINGS="$settings" BFF_DASHBOARD_MEMO_SECONDS=3600 start_bff "$upstream"
+  first=$(fetch -H "Authorization: Bearer token-alice" "$BFF_URL/dashboard")
+  second=$(fetch -H "Authorization: Bearer token-alice" "$BFF_URL/dashboard")
+  metrics=$(fetch "$BFF_URL/metrics")
+  check "resilient domains: the second dashboard is the same answer" \
+    test "$(canonical <<<"$second")" = "$(canonical <<<"$first")"
+  check "resilient domains: the second dashboard read the cache, not the upstream" \
+    test "$(json "d['requests']" <<<"$(counters_of "$upstream")")" = 3
+  check "resilient domains: no composed dashboard is kept, every dashboard reads REST and GraphQL" eval \
+    'grep -q "^ucache_hits_total{part=\"rest\",scope=\"all\"} 1$" <<<"$metrics" &&
+      ! grep -q "^ucache_hits_total{part=\"values\",scope=\"all\"} [1-9]" <<<"$metrics"'
+  stop_bff
 }
 
 # swift-otel's tracer (BFF_TRACING=otel, the default): a request that arrives with a W3C traceparent continues its

@@ -65,9 +65,9 @@ env -u UCACHE_REDIS_URL "${floor[@]}" LD_PRELOAD="$SERVER_LOGS/sigsuspend.so" UC
 BFF_PID=$!
 BFF_URL=$(wait_for_ready "$SERVER_LOGS/bff.out" HUMMINGBIRD_BFF_READY "$BFF_PID")
 python3 "$SERVER_LOGS/drive.py" "$BFF_URL" 100 >/dev/null
-callgrind_control -z "$BFF_PID" >/dev/null
+callgrind_control -z "$BFF_PID" >/dev/null 2>&1
 answers=$(python3 "$SERVER_LOGS/drive.py" "$BFF_URL" "$COUNT")
-callgrind_control -d "$BFF_PID" >/dev/null
+callgrind_control -d "$BFF_PID" >/dev/null 2>&1
 instructions=$(awk '/^summary:/ { print $2 }' "$out.1")
 printf 'callgrind %-5s requests=%d instructions_per_request=%d answers: %s\n' "$MODE" "$COUNT" \
   "$((instructions / COUNT))" "$answers"

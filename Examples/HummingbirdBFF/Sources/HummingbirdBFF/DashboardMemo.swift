@@ -91,6 +91,9 @@ func memoizedDashboard(_ cache: CacheRequestState, lifetime: Duration) async thr
         reason = nil
     } catch let unkept as UnkeptDashboard {
         (memo, reason) = (unkept.memo, unkept.reason)
+    } catch let error as UnifiedCacheError {
+        // The session ended while this request held it (a logout in parallel), as its reads would have answered.
+        throw HTTPError(.badGateway, message: "upstream failed (\(error.code))")
     }
     if let recorder = CacheStatusRecorder.current {
         // A memo composed before this request began is a hit; one composed since (for this request, or for another
@@ -128,6 +131,16 @@ private func composeDashboard(_ session: CacheSession) async throws -> Dashboard
         throw UnkeptDashboard(memo: memo, reason: reason)
     }
     return memo
+}
+
+/// Whether the composed dashboard can be kept as this BFF keeps it: the value door applies the hub's resilience
+/// options and those of the domains naming a value's tag to the value itself, and fail-safe or a soft timeout would
+/// answer an earlier composition that `Cache-Status` could not tell from a kept one. With any of them set, every
+/// dashboard is composed from its reads (whose own resilience then decides, and says so).
+func keepsComposedDashboard(_ hub: CacheHub) -> Bool {
+    let domains = hub.settings.current.domainResilience
+    return !hub.configuration.resilience.isEnabled
+        && [CacheDomain.Name.balances, .accountSummary].allSatisfy { domains[$0]?.isEnabled != true }
 }
 
 extension CacheSettings {

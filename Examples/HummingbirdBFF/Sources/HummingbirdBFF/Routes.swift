@@ -37,7 +37,7 @@ func makeRouter(
     }
     let user = router.group().add(middleware: CacheSessionMiddleware(hub: hub, identify: identify(verifier)))
     let cacheEnabled = configuration.cacheEnabled
-    if cacheEnabled, let lifetime = configuration.dashboardMemo {
+    if cacheEnabled, let lifetime = configuration.dashboardMemo, keepsComposedDashboard(hub) {
         // The session's encoded dashboard, composed again only when a clear, a payment, logout or its short
         // lifetime dropped it (DashboardMemo.swift).
         user.get("/dashboard") { _, context in try await memoizedDashboard(context.cache, lifetime: lifetime) }
