@@ -26,6 +26,8 @@ struct DashboardMemo: Codable, Sendable {
     /// The value door's key and tag of the memo.
     static let key = "dashboard"
     static let tag = "dashboard"
+    /// ``tag`` as the value door takes it (made once: a set literal would be hashed again on every request).
+    static let tags: Set<String> = [tag]
 
     /// The encoded `Dashboard`, as `JSONEncoder` writes it for a `ResponseEncodable`.
     var body: ByteBuffer
@@ -83,7 +85,7 @@ func memoizedDashboard(_ cache: CacheRequestState, lifetime: Duration) async thr
     let reason: CacheStaleReason?
     do {
         memo = try await session.values.value(
-            forKey: DashboardMemo.key, tags: [DashboardMemo.tag],
+            forKey: DashboardMemo.key, tags: DashboardMemo.tags,
             options: ValueCacheOptions(duration: lifetime, secondLevel: .skipped)
         ) {
             try await composeDashboard(session)
