@@ -141,6 +141,10 @@ final class PreparedDocument: Sendable {
     /// persisted queries.
     let sha256: String
 
+    /// The query key made last and its variables: a session asking the same query again (the common case) gets it
+    /// without writing the variables as canonical JSON once more.
+    private let recentKey = Mutex<(variables: GraphQLJSONObject, key: GraphQLQueryKey)?>(nil)
+
     init(id: Int, operation: GraphQLPreparedOperation) {
         self.id = id
         self.operation = operation
@@ -154,6 +158,50 @@ final class PreparedDocument: Sendable {
 
     var kind: GraphQLOperationDefinition.Kind {
         operation.operation.kind
+    }
+
+    /// The query key of this document's operation with `variables` (defaults filled in): the one made last when the
+    /// variables are the same to the byte, else a new one, remembered.
+    func queryKey(for variables: GraphQLJSONObject) -> GraphQLQueryKey {
+        let known = recentKey.withLock { recent -> GraphQLQueryKey? in
+            guard let recent, GraphQLJSON.isSame(.object(recent.variables), .object(variables)) else {
+                return nil
+            }
+            return recent.key
+        }
+        if let known {
+            return known
+        }
+        let key = GraphQLQueryKey(operationName: keyName, variables: variables)
+        recentKey.withLock { $0 = (variables, key) }
+        return key
+    }
+}
+
+extension GraphQLJSON {
+    /// Whether two values are written alike as JSON: `==` with member order, strings compared byte for byte (not by
+    /// canonical equivalence) and numbers bit for bit (`-0.0` is not `0.0`, `1` is not `1.0`).
+    static func isSame(_ lhs: GraphQLJSON, _ rhs: GraphQLJSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null):
+            return true
+        case (.bool(let left), .bool(let right)):
+            return left == right
+        case (.int(let left), .int(let right)):
+            return left == right
+        case (.double(let left), .double(let right)):
+            return left.bitPattern == right.bitPattern
+        case (.string(let left), .string(let right)):
+            return left.utf8.elementsEqual(right.utf8)
+        case (.array(let left), .array(let right)):
+            return left.count == right.count && zip(left, right).allSatisfy { isSame($0, $1) }
+        case (.object(let left), .object(let right)):
+            return left.keys.count == right.keys.count
+                && zip(left.keys, right.keys).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+                && zip(left.values, right.values).allSatisfy { isSame($0, $1) }
+        default:
+            return false
+        }
     }
 }
 

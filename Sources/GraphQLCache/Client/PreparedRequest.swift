@@ -29,10 +29,8 @@ struct PreparedRequest: Sendable {
         try definition.validateVariables(variables)
         self.document = document
         self.variables = variables
-        self.queryKey = GraphQLQueryKey(
-            operationName: document.keyName,
-            variables: definition.variableDefinitions.isEmpty ? variables : definition.resolvedVariables(variables)
-        )
+        self.queryKey = document.queryKey(
+            for: definition.variableDefinitions.isEmpty ? variables : definition.resolvedVariables(variables))
         self.requestedTimeout = requestedTimeout
     }
 }

@@ -110,6 +110,9 @@ final class RecordDecoder: Decoder {
 
     /// The collected fields of a record; always memoized by the check that precedes decoding.
     func collected(_ record: NormalizedRecord, _ node: SelectionNode) throws -> CollectedFields {
+        if let known = node.memoizedFields(for: record.typename) {
+            return known
+        }
         guard let context else {
             throw DecodingError.dataCorrupted(errorContext("No selection to decode a record with."))
         }
@@ -196,13 +199,22 @@ extension RecordDecoder: SingleValueDecodingContainer {
 }
 
 /// The coding key of a list element.
+///
+/// Only the index is stored, and the text made when asked (for error paths): a key is made for every element
+/// decoded, and one with a string would need a heap box to fit an existential and a formatted string each time.
 struct IndexCodingKey: CodingKey {
-    let intValue: Int?
-    let stringValue: String
+    let index: Int
+
+    var intValue: Int? {
+        index
+    }
+
+    var stringValue: String {
+        "Index \(index)"
+    }
 
     init(_ index: Int) {
-        intValue = index
-        stringValue = "Index \(index)"
+        self.index = index
     }
 
     init?(intValue: Int) {

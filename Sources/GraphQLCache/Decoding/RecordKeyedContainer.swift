@@ -18,7 +18,9 @@ final class KeyedFrame {
     let depth: Int
     /// Where the next member is expected: synthesized `init(from:)` decodes members in declaration order,
     /// which is usually the selection's order, so one key comparison replaces a hash lookup.
-    var nextPosition = 0
+    /// Not checked for exclusivity at run time (a check costs as much as the lookup it guards): the frame belongs to
+    /// one container on one thread, and every access is a plain load or store.
+    @exclusivity(unchecked) var nextPosition = 0
 
     init(decoder: RecordDecoder, source: KeyedSource) {
         self.decoder = decoder
@@ -94,16 +96,11 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             if field.isTypename {
                 return record.typename.map(GraphQLJSON.string)
             }
-            // The stored value is read in place, by position: copying the stored field out first costs a retain and
-            // a release of its value for every leaf decoded.
-            guard let index = record.fields.position(of: decoder.storageKey(of: field), hint: field.storedPosition)
-            else {
-                return nil
-            }
-            if case .scalar(let json) = record.fields.entries[index].field.value {
-                return json
-            }
-            return field.child == nil ? record.fields.entries[index].field.value.leafValue : nil
+            // The stored value is read in place: copying the stored field out first costs a retain and a release of
+            // its value for every leaf decoded.
+            return record.fields.leaf(
+                field.fixedStorageKey ?? decoder.storageKey(of: field), hint: field.storedPosition,
+                selectsChildren: field.child != nil)
         case .object(let object):
             return objectPosition(of: name, in: object).map { object.values[$0] }
         }
@@ -114,8 +111,12 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     private func position(of name: String, in collected: CollectedFields) -> Int? {
         let hint = frame.nextPosition
         let position: Int
-        if hint < collected.fields.count, collected.fields[hint].responseKey == name {
+        let fields = collected.fields
+        if hint < fields.count, fields[hint].responseKey == name {
             position = hint
+        } else if hint + 1 < fields.count, fields[hint + 1].responseKey == name {
+            // The member after a skipped one: most often a `__typename` the client added and the type does not decode.
+            position = hint + 1
         } else if let found = collected.positions[name] {
             position = found
         } else {

@@ -173,7 +173,7 @@ extension GraphQLNormalizedStore {
         return .hit(
             GraphQLCacheHit(
                 data: data,
-                touchedRecordKeys: reader.touched,
+                touchedRecordKeys: reader.tracksTouched ? reader.touched : [],
                 oldestWrite: reader.oldestWrite,
                 oldestWriteByTypename: reader.oldestByTypename,
                 oldestWriteByCoordinate: reader.oldestByCoordinate,

@@ -11,8 +11,11 @@ import Synchronization
 /// handed out are value copies); `lastUse` is an atomic, which readers may store to concurrently.
 final class NormalizedRecord: @unchecked Sendable {
     let key: String
-    var typename: String?
-    var fields: RecordFields
+    // Exclusivity is not checked at run time on these two (the checks were a twentieth of a large read): the table's
+    // lock already orders every access, as said above, and no access is held across a call that could reach the same
+    // record again.
+    @exclusivity(unchecked) var typename: String?
+    @exclusivity(unchecked) var fields: RecordFields
     var byteCount: Int
     /// The table's use tick of the last read or write that touched the record: the LRU order.
     let lastUse: Atomic<UInt64>

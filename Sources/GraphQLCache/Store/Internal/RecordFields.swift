@@ -51,6 +51,22 @@ struct RecordFields: Sendable {
         position(of: key, hint: hint).map { entries[$0].field }
     }
 
+    /// The JSON stored under `key` (trying position `hint` first) when it answers a leaf: a scalar, or an empty list
+    /// where the selection has no sub-selection; `nil` when absent or not a leaf.
+    func leaf(_ key: String, hint: Int, selectsChildren: Bool) -> GraphQLJSON? {
+        guard let position = position(of: key, hint: hint) else {
+            return nil
+        }
+        switch entries[position].field.value {
+        case .scalar(let json):
+            return json
+        case .list(let elements):
+            return !selectsChildren && elements.isEmpty ? .array([]) : nil
+        case .reference:
+            return nil
+        }
+    }
+
     subscript(key: String) -> GraphQLRecordField? {
         field(key, hint: -1)
     }

@@ -20,7 +20,9 @@ struct RecordReader {
     /// Typenames with a local time-to-live of their own: their fields' upstream hints do not apply (a local rule
     /// comes before the upstream's), so they are gathered with their type.
     let ruledTypenames: Set<String>
-    private(set) var touched = Set<String>()
+    /// The keys of the records reached, in order, repeats included: appended while walking and made a set once at the
+    /// end, sized for them, instead of growing a set (and rehashing it) record by record.
+    private var touchedKeys: [String] = []
     private(set) var oldestWrite: CacheInstant?
     /// The earliest end of an upstream `maxAge` among the fields read whose freshness it decides.
     private(set) var upstreamExpiry: CacheInstant?
@@ -30,6 +32,9 @@ struct RecordReader {
     /// share it (a list of 2,000 transactions updates the dictionary once, not per field).
     private var currentTypename: String?
     private var currentOldest: CacheInstant?
+    /// The record whose fields ``note(_:record:)`` noted last (their typename is ``currentTypename``). Unowned: the
+    /// reader runs under the table's read lock, which keeps every record alive.
+    private unowned(unsafe) var currentRecord: NormalizedRecord?
     private(set) var miss: (path: String, reason: GraphQLCacheMiss.Reason)?
     private var path = ResponsePath()
 
@@ -204,7 +209,10 @@ struct RecordReader {
     {
         record.lastUse.store(tick, ordering: .relaxed)
         if tracksTouched {
-            touched.insert(record.key)
+            touchedKeys.append(record.key)
+        }
+        if let known = node.memoizedFields(for: record.typename) {
+            return known
         }
         do {
             return try node.fields(for: record.typename, in: context)
@@ -227,20 +235,28 @@ struct RecordReader {
     /// The position of the stored field for a collected field among the record's fields, noting its write time;
     /// `nil` (a miss) when absent.
     private mutating func lookUpPosition(_ field: CollectedField, in record: NormalizedRecord) -> Int? {
-        guard let position = record.fields.position(of: context.storageKey(of: field), hint: field.storedPosition)
-        else {
+        // A fixed key is taken from the field without going through the context (which would copy it).
+        let key = field.fixedStorageKey ?? context.storageKey(of: field)
+        guard let position = record.fields.position(of: key, hint: field.storedPosition) else {
             recordMiss(at: field.responseKey, .missingField)
             return nil
         }
-        let writtenAt = record.fields.entries[position].field.writtenAt
-        let upstreamMaxAge = record.fields.entries[position].field.upstreamMaxAge
-        let typename = record.typename ?? ""
-        if !separatedFields.isEmpty, separatedFields[typename]?.contains(field.name) == true {
-            noteSeparately(writtenAt, coordinate: typename + "." + field.name)
-        } else if let upstreamMaxAge, ruledTypenames.isEmpty || !ruledTypenames.contains(typename) {
-            noteHinted(writtenAt, maxAge: upstreamMaxAge)
+        let stored = record.fields.entries[position].field
+        if !separatedFields.isEmpty || !ruledTypenames.isEmpty {
+            let typename = record.typename ?? ""
+            if separatedFields[typename]?.contains(field.name) == true {
+                noteSeparately(stored.writtenAt, coordinate: typename + "." + field.name)
+                return position
+            }
+            if let upstreamMaxAge = stored.upstreamMaxAge, !ruledTypenames.contains(typename) {
+                noteHinted(stored.writtenAt, maxAge: upstreamMaxAge)
+                return position
+            }
+            note(stored.writtenAt, typename: typename)
+        } else if let upstreamMaxAge = stored.upstreamMaxAge {
+            noteHinted(stored.writtenAt, maxAge: upstreamMaxAge)
         } else {
-            note(writtenAt, typename: typename)
+            note(stored.writtenAt, record: record)
         }
         return position
     }
@@ -267,7 +283,24 @@ struct RecordReader {
         }
     }
 
+    /// ``note(_:typename:)`` for a field of `record`: the typename is compared only when the record is not the
+    /// one noted last (a record's fields are noted one after another).
+    private mutating func note(_ instant: CacheInstant, record: NormalizedRecord) {
+        if record === currentRecord {
+            if oldestWrite.map({ instant < $0 }) ?? true {
+                oldestWrite = instant
+            }
+            if currentOldest.map({ instant < $0 }) ?? true {
+                currentOldest = instant
+            }
+            return
+        }
+        note(instant, typename: record.typename ?? "")
+        currentRecord = record
+    }
+
     private mutating func note(_ instant: CacheInstant, typename: String) {
+        currentRecord = nil
         if oldestWrite.map({ instant < $0 }) ?? true {
             oldestWrite = instant
         }
@@ -287,6 +320,11 @@ struct RecordReader {
             oldestByTypenameSoFar[currentTypename] = currentOldest
         }
         currentOldest = nil
+    }
+
+    /// Every record the walk reached (empty unless ``tracksTouched``).
+    var touched: Set<String> {
+        Set(touchedKeys)
     }
 
     /// The oldest write time per typename among the fields read.

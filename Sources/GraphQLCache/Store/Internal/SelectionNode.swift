@@ -258,9 +258,9 @@ final class SelectionNode: Sendable {
     }
 
     let selectionSets: [GraphQLSelectionSet]
-    private let first = AtomicLazyReference<Typed>()
+    private let first = OnceReference<Typed>()
     private let others = Mutex<[String?: CollectedFields]>([:])
-    private let typenameKeys = AtomicLazyReference<TypenameKeys>()
+    private let typenameKeys = OnceReference<TypenameKeys>()
 
     init(selectionSets: [GraphQLSelectionSet]) {
         self.selectionSets = selectionSets
@@ -290,6 +290,15 @@ final class SelectionNode: Sendable {
             }
         }
         return typenameKeys.storeIfNil(TypenameKeys(keys)).keys
+    }
+
+    /// The fields collected for the first typename seen here when `typename` is that one: one atomic load and no
+    /// context, for the walks that reach the same position once per record (`nil`: ask ``fields(for:in:)``).
+    func memoizedFields(for typename: String?) -> CollectedFields? {
+        guard let first = first.load(), first.typename == typename else {
+            return nil
+        }
+        return first.collected
     }
 
     /// The fields for an object of type `typename` (unknown: `nil`, fine until a type condition must be
