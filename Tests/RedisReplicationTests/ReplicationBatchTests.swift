@@ -88,7 +88,8 @@ struct ReplicationBatchTests {
         let hash = try fleet.aliceHash()
         let onB = fleet.alice(on: fleet.b)
         _ = try await onB.rest.perform(with: balance).get()
-        let sent = [ReplicationMessage(session: hash, clear: .domain(name: "balances", reason: "manual"))]
+        let sent =
+            [ReplicationMessage(session: hash, clear: .domain(name: "balances", reason: "manual"))]
             + Self.queries(9, session: hash)
 
         try #require(fleet.a.replication).send(contentsOf: sent)
@@ -197,7 +198,8 @@ struct ReplicationBatchTests {
         let fleet = try await BatchingFleet("batchattack")
         let hash = try fleet.aliceHash()
         let onB = fleet.alice(on: fleet.b)
-        let sent = [ReplicationMessage(session: hash, clear: .domain(name: "balances", reason: "manual"))]
+        let sent =
+            [ReplicationMessage(session: hash, clear: .domain(name: "balances", reason: "manual"))]
             + Self.queries(2, session: hash)
         try #require(fleet.a.replication).send(contentsOf: sent)
         try await waitUntil {

@@ -43,6 +43,9 @@ final class ReplicationCoordinator: ReplicationReceiver {
         /// Second-level clear marks owed to sessions this replica does not hold yet (nil without a second level).
         var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
+        /// The hub's instrumentation, kept at start: reading it through the hub on every publish copied the hub's
+        /// whole configuration (a few thousand instructions on the caller's path).
+        var instrumentation: (any CacheInstrumentation)?
         var worker: Task<Void, Never>?
         /// Seals what the outbox holds.
         var sealing: Task<Void, Never>?
@@ -71,6 +74,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
         let work = work
         state.withLock { state in
             state.hub = WeakHub(hub: hub)
+            state.instrumentation = hub.configuration.instrumentation
             state.pendingMarks = hub.secondLevel.map {
                 PendingClearMarks(maximumAge: $0.configuration.maximumTimeToLive)
             }
@@ -162,7 +166,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
         let span = InstrumentedOperation(
-            hub?.configuration.instrumentation, replicating: clear, over: transport)
+            state.withLock { $0.instrumentation }, replicating: clear, over: transport)
         defer { span?.end() }
         send(ReplicationMessage(session: session, clear: clear))
     }

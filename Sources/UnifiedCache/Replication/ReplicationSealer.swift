@@ -174,7 +174,8 @@ final class ReplicationSealer: Sendable {
             renew(&sealing)
             sealing.counter += 1
             let envelope = ReplicationEnvelope(
-                version: version, keyID: currentKeyID, sender: sealing.sender, counter: sealing.counter, issuedAt: issuedAt)
+                version: version, keyID: currentKeyID, sender: sealing.sender, counter: sealing.counter,
+                issuedAt: issuedAt)
             var sealed = envelope.header
             sealed.reserveCapacity(sealed.count + plaintext.count + AES256GCMKey.tagLength)
             let header = sealed
