@@ -10,8 +10,8 @@ import Foundation
 /// connections; costs per message and per clear do not change with load (no cache effects), and one Redis thread
 /// does all pub/sub work. A fleet replica batches as the measured publisher did at the rate nearest the fleet's
 /// (clears per message, measured). Delivery p99 grows as the busiest single thread on the path (Redis's, or a
-/// replica's receiving thread) fills: p99 = measured p99 at the mode's lightest point ÷ (1 − utilisation), and
-/// unbounded at or past one core.
+/// replica's receiving thread) fills: p99 = the lowest p99 measured in the mode (its least disturbed point, on a
+/// shared machine) ÷ (1 − utilisation), and unbounded at or past one core.
 struct BusModel {
     let replicaFixed: Double
     let replicaPerMessage: Double
@@ -65,7 +65,7 @@ struct BusModel {
         let replica = replicaCPU(messages: messages, clears: clears)
         let redis = redisCPU(messages: messages, subscribers: replicas)
         let busiest = max(replica, redis)
-        let baseP99 = mode.min { $0.rate * Double($0.subscribers) < $1.rate * Double($1.subscribers) }?.p99 ?? 0
+        let baseP99 = mode.map(\.p99).min() ?? 0
         var values = [
             "replica %core": replica * 100, "µs/clear": replica / clears * 1e6, "clears/message": perMessage,
             "Redis %core": redis * 100,
