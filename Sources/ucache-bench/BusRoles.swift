@@ -29,10 +29,13 @@ enum BusRoles {
 
     struct PublisherResult: Codable {
         var sent: Int
+        /// Sealed messages the clears left in (fewer than `sent` with batching).
+        var messages: Int
         var seconds: Double
     }
 
-    static func hub(observer: (any CacheEventObserver)?) throws -> CacheHub {
+    /// A hub of the bus, batching as `--batch` (clears per message, 1 = off) and `--window-us` say.
+    static func hub(observer: (any CacheEventObserver)?, options: BenchOptions) throws -> CacheHub {
         guard var redis = try RedisReplicationConfiguration(environment: ProcessInfo.processInfo.environment) else {
             throw BenchError("a bus child needs UCACHE_REDIS_URL")
         }
@@ -42,7 +45,9 @@ enum BusRoles {
             configuration: .init(
                 restBaseURL: upstream, graphQLEndpoint: upstream + "graphql",
                 replication: ReplicationConfiguration(
-                    transport: RedisReplicationTransport(configuration: redis), secret: try ReplicationSecret(secret))
+                    transport: RedisReplicationTransport(configuration: redis), secret: try ReplicationSecret(secret),
+                    maximumClearsPerMessage: options.int("batch", default: 1),
+                    batchingWindow: .microseconds(options.int("window-us", default: 0)))
             ).withBankingPresets(),
             settings: SettingsStore(settings: .banking), observer: observer)
     }
@@ -65,7 +70,7 @@ enum BusRoles {
     static func subscriber(options: BenchOptions) async throws {
         let count = options.int("hubs", default: 5)
         let recorders = (0..<count).map { _ in DeliveryRecorder() }
-        let hubs = try recorders.map { try hub(observer: $0) }
+        let hubs = try recorders.map { try hub(observer: $0, options: options) }
         try await waitUntilSubscribed(hubs)
         let sessions = options.int("held", default: 1) == 1 ? hubs.map(session(on:)) : []
         announce("READY")
@@ -87,7 +92,7 @@ enum BusRoles {
     static func publisher(options: BenchOptions) async throws {
         let rate = options.int("rate", default: 1_000)
         let seconds = options.int("seconds", default: 5)
-        let hub = try hub(observer: nil)
+        let hub = try hub(observer: nil, options: options)
         try await waitUntilSubscribed([hub])
         let manager = session(on: hub).cacheManager
         let domain: CacheDomain.Name = "balances"
@@ -106,7 +111,8 @@ enum BusRoles {
         }
         let elapsed = Double(monotonicNanoseconds() - start) / 1e9
         await hub.shutdown()
-        let result = PublisherResult(sent: sent, seconds: elapsed)
+        let result = PublisherResult(
+            sent: sent, messages: hub.replicationStatistics?.messagesSent ?? sent, seconds: elapsed)
         announce("RESULT " + String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
         exit(0)
     }

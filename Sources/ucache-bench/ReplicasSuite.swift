@@ -8,7 +8,7 @@ import UnifiedCache
 /// Two replicas in one process over a real redis-server on loopback.
 struct ReplicasSuite: BenchSuite {
     let help = """
-        ucache-bench replicas [--clears N] [--hits N] [--redis tls] [--cluster 1] [--json]
+        ucache-bench replicas [--clears N] [--hits N] [--redis tls] [--cluster 1] [--batch N] [--window-us N] [--json]
 
         Two hubs (replicas A and B) on one Redis channel: a redis-server started on a free loopback port (TLS-only
         with --redis tls or UCACHE_BENCH_REDIS=tls), or UCACHE_REDIS_URL (with UCACHE_REDIS_TLS_*). Timed:
@@ -24,6 +24,8 @@ struct ReplicasSuite: BenchSuite {
         pub/sub crosses the cluster bus); added rows time one message from a PUBLISH on node 0 to a SUBSCRIBE on
         node 1, and from an SPUBLISH to an SSUBSCRIBE on the node that owns the channel's slot (--clears each);
         "Redis down" kills node 0 (A's link moves to another seed).
+        With --batch N (clears per message at most; default 1, no batching) and --window-us (the batching window,
+        default 0), A and B batch their clears.
         """
 
     private struct FlagsRequest: RequestType {
@@ -42,11 +44,12 @@ struct ReplicasSuite: BenchSuite {
         let cluster = redis.cluster
         let url = redis.configuration
         let channel = "ucache-bench:\(UUID().uuidString.prefix(8))"
-        let a = try Self.hub(tenant: tenant, url: url, channel: channel)
+        let batching = (clears: options.int("batch", default: 1), window: options.int("window-us", default: 0))
+        let a = try Self.hub(tenant: tenant, url: url, channel: channel, batching: batching)
         let b = try Self.hub(
             tenant: tenant,
             url: try cluster.map { try RedisReplicationConfiguration(url: Self.url($0, first: 1)) } ?? url,
-            channel: channel)
+            channel: channel, batching: batching)
         let island = try CacheHub(
             configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL).withBankingPresets(),
             settings: SettingsStore(settings: .banking))
@@ -80,7 +83,12 @@ struct ReplicasSuite: BenchSuite {
 
         let probes = try cluster.map { try Self.pubSubRows($0, channel: channel + ":probe", count: clears) } ?? []
         let up = try await hitRate(onA, count: hits)
-        var notes = ["\(redis.note), channel \(channel)."]
+        var notes = [
+            "\(redis.note), channel \(channel); "
+                + (batching.clears > 1
+                    ? "batching: at most \(batching.clears) clears a message, a \(batching.window) µs window."
+                    : "no batching.")
+        ]
         var down: Double?
         if let cluster {
             await cluster.kill(0)
@@ -185,7 +193,7 @@ struct ReplicasSuite: BenchSuite {
     }
 
     private static func hub(
-        tenant: FixtureTenant, url: RedisReplicationConfiguration, channel: String
+        tenant: FixtureTenant, url: RedisReplicationConfiguration, channel: String, batching: (clears: Int, window: Int)
     ) throws -> CacheHub {
         var redis = url
         redis.channel = channel
@@ -195,7 +203,8 @@ struct ReplicasSuite: BenchSuite {
                 graphQLEndpoint: tenant.graphqlURL,
                 replication: ReplicationConfiguration(
                     transport: RedisReplicationTransport(configuration: redis),
-                    secret: try ReplicationSecret(Array("bench-fleet-secret-0123456789-0123".utf8)))
+                    secret: try ReplicationSecret(Array("bench-fleet-secret-0123456789-0123".utf8)),
+                    maximumClearsPerMessage: batching.clears, batchingWindow: .microseconds(batching.window))
             ).withBankingPresets(),
             settings: SettingsStore(settings: .banking)
         )

@@ -34,14 +34,16 @@ struct ReplayRules: Sendable {
 extension ReplicationCoordinator {
     /// What `admit(_:)` decided about a payload.
     enum Admission {
-        case accepted(ReplicationMessage, issuedAt: Int64)
+        /// Its clears in the order they were made (one for a v3 message), each with its own issue time.
+        case accepted([(message: ReplicationMessage, issuedAt: Int64)])
         case own
         case rejected(ReplicationRejection)
     }
 
     /// The checks every payload passes before it is applied, cheapest first: its size (before any cryptography),
     /// its seal, its age (at most the lifetime old, at most the clock-skew allowance ahead), its counter against the
-    /// sender's anti-replay window, then its content.
+    /// sender's anti-replay window, then its content. A batch (format v4) passes them as one message: its age is its
+    /// latest clear's (the envelope's issued-at), and it is refused whole when any check or any clear in it fails.
     func admit(_ payload: [UInt8]) -> Admission {
         guard payload.count <= rules.maximumPayloadBytes else { return .rejected(.oversize) }
         let envelope: ReplicationEnvelope
@@ -65,8 +67,14 @@ extension ReplicationCoordinator {
                 lifetime: rules.lifetime)
         }
         guard fresh else { return .rejected(.replayed) }
-        guard let message = ReplicationMessageCodec.decode(plaintext) else { return .rejected(.undecodable) }
-        return .accepted(message, issuedAt: envelope.issuedAt)
+        guard envelope.isBatch else {
+            guard let message = ReplicationMessageCodec.decode(plaintext) else { return .rejected(.undecodable) }
+            return .accepted([(message, envelope.issuedAt)])
+        }
+        guard let clears = ReplicationBatchCodec.decode(plaintext, maximumAgeOffset: rules.lifetime) else {
+            return .rejected(.undecodable)
+        }
+        return .accepted(clears.map { ($0.message, envelope.issuedAt - $0.ageOffset) })
     }
 
     /// Whether a clear issued at `issuedAt` may touch a session created here at `createdAt`: only if the session

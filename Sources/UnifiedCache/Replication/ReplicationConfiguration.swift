@@ -29,6 +29,20 @@ public struct ReplicationConfiguration: Sendable {
     /// The wall clock that stamps messages and judges their age; `SystemCacheClock` by default (replicas are
     /// separate processes: the wall clock is the one time they share). Tests inject a `ManualCacheClock`.
     public var clock: any CacheClock
+    /// Clears sealed into one message at most when several wait in the outbox together (a burst, or clears made
+    /// while the previous message was being sealed). 1, the default, sends each clear in a message of its own (wire
+    /// format v3), which every replica of this release and of the previous one reads. Above 1, clears queued
+    /// together leave as one batch (format v4), split past this many clears or past ``maximumPayloadBytes``: one
+    /// seal, one counter and one delivery per subscriber for the lot, which is what a large fleet's bus and
+    /// receivers need. Every replica reads both formats; turn batching on once every replica of the fleet runs a
+    /// release that reads v4 (an older one refuses a batch as malformed, and would miss its clears). At most 1,024.
+    public var maximumClearsPerMessage: Int
+    /// With batching on, how long the sealing task, woken by a clear after it had nothing to do, waits for more
+    /// clears before it seals: clears made one at a time (a replica making 1,000 a second makes one a millisecond)
+    /// then share a message too, at the price of this much delivery delay. Zero, the default, seals at once, so
+    /// only clears that queued while the previous message was sealed share one. At most 1 s; ignored when
+    /// ``maximumClearsPerMessage`` is 1.
+    public var batchingWindow: Duration
 
     /// Replication over `transport`, sealed with `secret`, with the replay rules given or defaulted.
     public init(
@@ -38,7 +52,9 @@ public struct ReplicationConfiguration: Sendable {
         maximumPayloadBytes: Int = 64 * 1024,
         messageLifetime: Duration = .seconds(60),
         clockSkewAllowance: Duration = .seconds(2),
-        clock: any CacheClock = SystemCacheClock()
+        clock: any CacheClock = SystemCacheClock(),
+        maximumClearsPerMessage: Int = 1,
+        batchingWindow: Duration = .zero
     ) {
         self.transport = transport
         self.secret = secret
@@ -47,18 +63,21 @@ public struct ReplicationConfiguration: Sendable {
         self.messageLifetime = messageLifetime
         self.clockSkewAllowance = clockSkewAllowance
         self.clock = clock
+        self.maximumClearsPerMessage = maximumClearsPerMessage
+        self.batchingWindow = batchingWindow
     }
 
     /// Checks the replay rules: a positive lifetime, an allowance from zero up to the lifetime, a payload cap of at
-    /// least 256 bytes.
+    /// least 256 bytes, 1 to 1,024 clears per message, a batching window from zero to 1 s.
     func validate() throws(UnifiedCacheError) {
         guard messageLifetime > .zero, clockSkewAllowance >= .zero, clockSkewAllowance <= messageLifetime,
-            maximumPayloadBytes >= 256
+            maximumPayloadBytes >= 256, (1...ReplicationBatchCodec.maximumClears).contains(maximumClearsPerMessage),
+            batchingWindow >= .zero, batchingWindow <= .seconds(1)
         else {
             throw UnifiedCacheError(
                 code: .invalidSettings,
-                message: "Replication needs messageLifetime > 0, 0 ≤ clockSkewAllowance ≤ messageLifetime and "
-                    + "maximumPayloadBytes ≥ 256.")
+                message: "Replication needs messageLifetime > 0, 0 ≤ clockSkewAllowance ≤ messageLifetime, "
+                    + "maximumPayloadBytes ≥ 256, 1 ≤ maximumClearsPerMessage ≤ 1024 and 0 ≤ batchingWindow ≤ 1 s.")
         }
     }
 }
@@ -67,7 +86,7 @@ public struct ReplicationConfiguration: Sendable {
 public enum ReplicationRejection: String, CaseIterable, Hashable, Sendable {
     /// Larger than ``ReplicationConfiguration/maximumPayloadBytes``: refused before any cryptography.
     case oversize
-    /// Too short, or not wire format v3 (e.g. from a replica of an older release).
+    /// Too short, or neither wire format v3 nor v4 (e.g. from a replica of an older release).
     case malformed
     /// Not sealed with a key of this replica's ring, or altered.
     case unauthentic

@@ -21,7 +21,13 @@ final class ReplicationCoordinator: ReplicationReceiver {
     let observer: (@Sendable (ReplicationEvent) -> Void)?
     let rules: ReplayRules
     let clock: any CacheClock
+    /// ``ReplicationConfiguration/maximumClearsPerMessage``: 1 sends each clear alone.
+    let maximumClearsPerMessage: Int
+    /// ``ReplicationConfiguration/batchingWindow`` when batching is on, else zero.
+    let batchingWindow: Duration
     let state = Mutex(State())
+    /// Sealed messages handed to the transport (``ReplicationStatistics/messagesSent``).
+    let messagesSent = Atomic<Int>(0)
     /// Clears waiting to be sealed, in the order they were made (see ``ReplicationOutbox``).
     let outbox = Mutex(ReplicationOutbox())
     private let inbox: AsyncStream<Work>.Continuation
@@ -37,6 +43,9 @@ final class ReplicationCoordinator: ReplicationReceiver {
         /// Second-level clear marks owed to sessions this replica does not hold yet (nil without a second level).
         var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
+        /// The hub's instrumentation, kept at start: reading it through the hub on every publish copied the hub's
+        /// whole configuration (a few thousand instructions on the caller's path).
+        var instrumentation: (any CacheInstrumentation)?
         var worker: Task<Void, Never>?
         /// Seals what the outbox holds.
         var sealing: Task<Void, Never>?
@@ -55,6 +64,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
         observer = configuration.observer
         rules = ReplayRules(configuration)
         clock = configuration.clock
+        maximumClearsPerMessage = configuration.maximumClearsPerMessage
+        batchingWindow = configuration.maximumClearsPerMessage > 1 ? configuration.batchingWindow : .zero
         (work, inbox) = AsyncStream.makeStream(of: Work.self)
     }
 
@@ -63,6 +74,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
         let work = work
         state.withLock { state in
             state.hub = WeakHub(hub: hub)
+            state.instrumentation = hub.configuration.instrumentation
             state.pendingMarks = hub.secondLevel.map {
                 PendingClearMarks(maximumAge: $0.configuration.maximumTimeToLive)
             }
@@ -85,7 +97,12 @@ final class ReplicationCoordinator: ReplicationReceiver {
         await worker?.value
     }
 
-    var statistics: ReplicationStatistics { state.withLock { $0.statistics } }
+    var statistics: ReplicationStatistics {
+        var statistics = state.withLock { $0.statistics }
+        statistics.published = publishedCount
+        statistics.messagesSent = messagesSent.load(ordering: .relaxed)
+        return statistics
+    }
 
     /// Now on the replication clock, in milliseconds since 1970.
     var nowMilliseconds: Int64 { ReplayRules.milliseconds(since1970: clock.wallClockNow()) }
@@ -149,7 +166,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
         let span = InstrumentedOperation(
-            hub?.configuration.instrumentation, replicating: clear, over: transport)
+            state.withLock { $0.instrumentation }, replicating: clear, over: transport)
         defer { span?.end() }
         send(ReplicationMessage(session: session, clear: clear))
     }
@@ -164,7 +181,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     func transportDidReceive(_ payload: [UInt8]) {
         switch admit(payload) {
-        case .accepted(let message, let issuedAt): inbox.yield(.apply(message, issuedAt: issuedAt))
+        case .accepted(let clears):
+            for clear in clears { inbox.yield(.apply(clear.message, issuedAt: clear.issuedAt)) }
         case .own: state.withLock { $0.statistics.ignoredOwn += 1 }
         case .rejected(let reason): reject(reason)
         }

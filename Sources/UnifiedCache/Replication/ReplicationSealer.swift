@@ -7,29 +7,40 @@ import Synchronization
     import Darwin
 #endif
 
-/// The clear header of a sealed replication message (wire format v3), all of it authenticated:
+/// The clear header of a sealed replication message, all of it authenticated:
 ///
-/// `version (1) = 3 | key id (4) | sender id (16) | counter (8) | issued-at (8) | ciphertext | tag (16)`
+/// `version (1) | key id (4) | sender id (16) | counter (8) | issued-at (8) | ciphertext | tag (16)`
 ///
-/// Integers are big-endian; issued-at is milliseconds since 1970 on the sender's wall clock. The sender id is 16
-/// random bytes per process and the counter strictly increases for it, so the pair names one message for good: a
-/// receiver keeps each sender's anti-replay window and refuses a counter it has seen or one below the window.
+/// Version 3 carries one clear (`ReplicationMessageCodec`), version 4 a batch of clears queued together
+/// (`ReplicationBatchCodec`); the header is the same, and the version byte is authenticated with the rest, so a
+/// batch cannot be passed off as a single clear or the other way round. Integers are big-endian; issued-at is
+/// milliseconds since 1970 on the sender's wall clock (for a batch, its latest clear's). The sender id is 16 random
+/// bytes per process and the counter strictly increases for it, so the pair names one message for good: a receiver
+/// keeps each sender's anti-replay window and refuses a counter it has seen or one below the window.
 struct ReplicationEnvelope: Equatable, Sendable {
+    /// One clear.
     static let version: UInt8 = 3
+    /// A batch of clears.
+    static let batchVersion: UInt8 = 4
     static let senderLength = 16
     static let headerLength = 1 + FleetKeyRing.idLength + senderLength + 8 + 8
     /// The shortest payload that can be a message: a header and a tag.
     static let minimumLength = headerLength + AES256GCMKey.tagLength
 
+    /// ``version`` or ``batchVersion``.
+    var version: UInt8
     var keyID: [UInt8]
     var sender: [UInt8]
     var counter: UInt64
     /// Milliseconds since 1970, sender's wall clock.
     var issuedAt: Int64
 
+    /// Whether the plaintext is a batch (`ReplicationBatchCodec`) rather than one clear.
+    var isBatch: Bool { version == Self.batchVersion }
+
     /// The header as sent, which is also the associated data the tag covers.
     var header: [UInt8] {
-        var bytes: [UInt8] = [Self.version]
+        var bytes: [UInt8] = [version]
         bytes.reserveCapacity(Self.headerLength)
         bytes.append(contentsOf: keyID)
         bytes.append(contentsOf: sender)
@@ -45,16 +56,22 @@ struct ReplicationEnvelope: Equatable, Sendable {
         return bytes
     }
 
-    init(keyID: [UInt8], sender: [UInt8], counter: UInt64, issuedAt: Int64) {
+    init(
+        version: UInt8 = ReplicationEnvelope.version, keyID: [UInt8], sender: [UInt8], counter: UInt64,
+        issuedAt: Int64
+    ) {
+        self.version = version
         self.keyID = keyID
         self.sender = sender
         self.counter = counter
         self.issuedAt = issuedAt
     }
 
-    /// The header of `payload`; nil when it is too short for a header and a tag or is not format v3.
+    /// The header of `payload`; nil when it is too short for a header and a tag or is neither format v3 nor v4.
     init?(parsing payload: [UInt8]) {
-        guard payload.count >= Self.minimumLength, payload[0] == Self.version else { return nil }
+        guard payload.count >= Self.minimumLength, payload[0] == Self.version || payload[0] == Self.batchVersion
+        else { return nil }
+        version = payload[0]
         var offset = 1
         keyID = Array(payload[offset..<(offset + FleetKeyRing.idLength)])
         offset += FleetKeyRing.idLength
@@ -108,7 +125,7 @@ final class ReplicationSealer: Sendable {
 
     /// What ``open(_:)`` found.
     enum Opened: Equatable {
-        /// Too short, or not format v3.
+        /// Too short, or neither format v3 nor v4.
         case malformed
         /// This replica's own message, delivered back (not opened: it needs no cryptography).
         case own
@@ -148,12 +165,17 @@ final class ReplicationSealer: Sendable {
 
     /// Seals `plaintext` under the next counter and hands it to `deliver` before the next message gets a counter,
     /// so messages leave this replica in counter order (a receiver's window accepts a late one, but only so late).
-    func seal(_ plaintext: [UInt8], issuedAt: Int64, deliver: ([UInt8]) -> Void) {
+    /// `version` says what the plaintext is: one clear (v3) or a batch (v4).
+    func seal(
+        _ plaintext: [UInt8], issuedAt: Int64, version: UInt8 = ReplicationEnvelope.version,
+        deliver: ([UInt8]) -> Void
+    ) {
         sealing.withLock { sealing in
             renew(&sealing)
             sealing.counter += 1
             let envelope = ReplicationEnvelope(
-                keyID: currentKeyID, sender: sealing.sender, counter: sealing.counter, issuedAt: issuedAt)
+                version: version, keyID: currentKeyID, sender: sealing.sender, counter: sealing.counter,
+                issuedAt: issuedAt)
             var sealed = envelope.header
             sealed.reserveCapacity(sealed.count + plaintext.count + AES256GCMKey.tagLength)
             let header = sealed

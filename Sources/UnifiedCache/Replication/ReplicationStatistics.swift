@@ -4,6 +4,9 @@ public struct ReplicationStatistics: Hashable, Sendable {
     public var linkState: ReplicationLinkState = .connecting
     /// Clears this replica published.
     public var published = 0
+    /// Sealed messages this replica handed to the transport: as many as ``published`` without batching, fewer
+    /// with it (see ``ReplicationConfiguration/maximumClearsPerMessage``).
+    public var messagesSent = 0
     /// Messages of other replicas applied here.
     public var applied = 0
     /// This replica's own messages, delivered back by the bus and ignored.
