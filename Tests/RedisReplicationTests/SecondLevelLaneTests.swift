@@ -56,11 +56,16 @@ struct SecondLevelLaneTests {
             secondLevelConfiguration(url: try await RedisTestServer.sharedURL(), label: "lanebusy"))
         try await writeAndSettle(store, [1], for: key("alice", "a"), generation: initialGeneration)
         for round in 0..<20 {
-            store.write([2], for: key("alice", "w\(round)"), generation: initialGeneration, timeToLive: .seconds(60), tags: [])
-            #expect(await store.read(key("alice", "a"), deadline: patientDeadline) == .hit([1], generation: initialGeneration))
+            store.write(
+                [2], for: key("alice", "w\(round)"), generation: initialGeneration, timeToLive: .seconds(60), tags: [])
+            #expect(
+                await store.read(key("alice", "a"), deadline: patientDeadline)
+                    == .hit([1], generation: initialGeneration))
         }
         try await waitUntil { store.statistics().writes == 21 }
-        #expect(await store.read(key("alice", "w19"), deadline: patientDeadline) == .hit([2], generation: initialGeneration))
+        #expect(
+            await store.read(key("alice", "w19"), deadline: patientDeadline) == .hit([2], generation: initialGeneration)
+        )
         await store.shutdown()
     }
 
