@@ -7,9 +7,9 @@ import CHiredis
 #endif
 
 /// One connection to Redis, owned by the event-loop thread (or a test): the socket (plain or TLS) is
-/// ``RedisSocket``; commands are formatted by hiredis (`redisFormatCommandArgv`) and replies parsed by a hiredis
-/// `redisReader` whose arrays are capped (``maxArrayElements``), so an absurd announced count is a protocol error,
-/// not an allocation of gigabytes. Blocking calls (``command(_:)``) are bounded by the command timeout.
+/// ``RedisSocket``; commands are formatted here as RESP (what hiredis's `redisFormatCommandArgv` writes) and replies
+/// parsed by a hiredis `redisReader` whose arrays are capped (``maxArrayElements``), so an absurd announced count is
+/// a protocol error, not an allocation of gigabytes. Blocking calls (``command(_:)``) are bounded by the command timeout.
 final class RedisConnection {
     /// The most elements one reply array may announce. The largest reply the package asks for is a pub/sub message
     /// (3) or a script's; anything near this is a hostile or broken server.
@@ -102,35 +102,35 @@ final class RedisConnection {
         }
     }
 
-    /// Formats a command into the output buffer; ``flush()`` sends it. Arguments are binary-safe.
+    /// Formats a command into the output buffer; ``flush()`` sends it. Arguments are binary-safe: RESP's array of
+    /// bulk strings (`*<n>`, then `$<length>` and the bytes of each), as hiredis's `redisFormatCommandArgv` writes it,
+    /// written straight into the buffer (no intermediate command, no `sprintf`).
     func append(_ arguments: [[UInt8]]) throws(RedisReplicationError) {
-        let lengths = arguments.map(\.count)
-        // One contiguous buffer (plus a byte, so it is never empty) and a pointer into it per argument; filled by
-        // whole-array copies (a `joined()` copies byte by byte).
-        var storage: [UInt8] = []
-        storage.reserveCapacity(lengths.reduce(1, +))
-        for argument in arguments { storage.append(contentsOf: argument) }
-        storage.append(0)
-        let formatted = storage.withUnsafeBufferPointer { buffer -> Bool in
-            var offset = 0
-            var pointers: [UnsafePointer<CChar>?] = lengths.map { length in
-                defer { offset += length }
-                return buffer.baseAddress.map { UnsafeRawPointer($0 + offset).assumingMemoryBound(to: CChar.self) }
-            }
-            var target: UnsafeMutablePointer<CChar>?
-            let length = pointers.withUnsafeMutableBufferPointer { argv in
-                lengths.withUnsafeBufferPointer { argvlen in
-                    uch_format_command(&target, Int32(arguments.count), argv.baseAddress, argvlen.baseAddress)
-                }
-            }
-            guard length > 0, let target else { return false }
-            defer { redisFreeCommand(target) }
-            target.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
-                output.append(contentsOf: UnsafeBufferPointer(start: bytes, count: length))
-            }
-            return true
+        var size = 16
+        for argument in arguments { size += argument.count + 16 }
+        output.reserveCapacity(output.count + size)
+        appendHeader(UInt8(ascii: "*"), arguments.count)
+        for argument in arguments {
+            appendHeader(UInt8(ascii: "$"), argument.count)
+            output.append(contentsOf: argument)
+            output.append(UInt8(ascii: "\r"))
+            output.append(UInt8(ascii: "\n"))
         }
-        guard formatted else { throw RedisReplicationError(.connectionLost, "hiredis could not format a command.") }
+    }
+
+    /// `<marker><decimal count>\r\n`.
+    private func appendHeader(_ marker: UInt8, _ count: Int) {
+        output.append(marker)
+        var divisor = 1
+        while divisor <= count / 10 { divisor *= 10 }
+        var rest = count
+        while divisor > 0 {
+            output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+        output.append(UInt8(ascii: "\r"))
+        output.append(UInt8(ascii: "\n"))
     }
 
     /// Writes what the socket takes now. Returns true when the output buffer is empty.

@@ -130,6 +130,12 @@ final class RedisNodeLink {
         try connection.append(item.command.arguments)
     }
 
+    /// Owes a reply to a command a caller wrote on the connection while it was lent (see ``RedisSecondLevelLane``).
+    func owe(_ item: RedisOwedCommand) {
+        owed.append(item)
+        lastSend = item.sentAt
+    }
+
     /// `ASKING`, then the command, on this node.
     func sendAsking(_ item: RedisOwedCommand) throws(RedisReplicationError) {
         try send(

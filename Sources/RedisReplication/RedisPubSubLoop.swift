@@ -192,6 +192,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
 }
 
 func drainWakePipe(_ fd: Int32) {
-    var buffer = [UInt8](repeating: 0, count: 64)
-    while read(fd, &buffer, buffer.count) > 0 {}
+    withUnsafeTemporaryAllocation(byteCount: 64, alignment: 1) { buffer in
+        while read(fd, buffer.baseAddress, buffer.count) > 0 {}
+    }
 }

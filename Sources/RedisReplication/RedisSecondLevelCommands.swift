@@ -44,18 +44,25 @@ struct RedisSecondLevelCommands {
 
     func read(_ key: SecondLevelKey, epoch: String) -> RedisRoutedCommand {
         let generation = keys.generation(key.namespace)
+        return RedisRoutedCommand(readArguments(key, generation: generation, epoch: epoch), key: generation)
+    }
+
+    /// The read's arguments alone (one server needs no slot).
+    func readArguments(_ key: SecondLevelKey, epoch: String) -> [[UInt8]] {
+        readArguments(key, generation: keys.generation(key.namespace), epoch: epoch)
+    }
+
+    private func readArguments(_ key: SecondLevelKey, generation: [UInt8], epoch: String) -> [[UInt8]] {
         if readsEpochKey {
-            return RedisRoutedCommand(
-                [
-                    Self.evalsha, hashes.readCurrentEpoch, Self.twoKeys, generation, keys.epoch,
-                    keys.valuePrefix(key.namespace), Array(key.name.utf8),
-                ], key: generation)
+            return [
+                Self.evalsha, hashes.readCurrentEpoch, Self.twoKeys, generation, keys.epoch,
+                keys.valuePrefix(key.namespace), Array(key.name.utf8),
+            ]
         }
-        return RedisRoutedCommand(
-            [
-                Self.evalsha, hashes.read, Self.twoKeys, generation,
-                keys.value(key.namespace, epoch: epoch, name: key.name),
-            ], key: generation)
+        return [
+            Self.evalsha, hashes.read, Self.twoKeys, generation,
+            keys.value(key.namespace, epoch: epoch, name: key.name),
+        ]
     }
 
     /// The write, under the epoch and generation of the read its token came from; nil for a token no read of this

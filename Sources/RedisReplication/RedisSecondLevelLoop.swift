@@ -3,8 +3,9 @@ import Foundation  // Thread, once at start; nothing per read
 import Synchronization
 
 /// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
-/// loop is not already due to wake, write one byte to its pipe. All Redis I/O happens on the loop's own thread
-/// (``RedisSecondLevelWorker``), which resumes every read exactly once.
+/// loop is not already due to wake, write one byte to its pipe. Redis I/O happens on the loop's own thread
+/// (``RedisSecondLevelWorker``), which resumes every read exactly once; the exception is a read made while that
+/// thread sleeps with one server's link idle, which writes its command itself (``RedisSecondLevelLane``).
 final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
     /// A read waiting for its reply or its deadline.
     struct Read {
@@ -53,6 +54,12 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         /// A byte is in the pipe, or the loop has not yet taken the queues: no need to write another.
         var wakePending = false
         var reads: [Read] = []
+        /// One server's idle connection, while the loop's thread sleeps (see ``RedisSecondLevelLane``).
+        var lane: RedisSecondLevelLane?
+        /// Reads whose commands callers wrote on ``lane``, in the order they went out.
+        var laneReads: [Read] = []
+        /// Reads sent on a lane since the store started.
+        var laneReadCount = 0
         var writes: [Write] = []
         /// Writes queued here or sent and not yet answered (bounded by ``RedisSecondLevelConfiguration/writeQueueLimit``).
         var writesOutstanding = 0
@@ -112,10 +119,22 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
                     shared.statistics.errors += 1
                     return .refused(.error)
                 }
-                shared.reads.append(
-                    Read(
-                        key: key, startedAt: startedAt, deadline: startedAt + min(deadline, .seconds(3600)),
-                        continuation: continuation))
+                let read = Read(
+                    key: key, startedAt: startedAt, deadline: startedAt + min(deadline, .seconds(3600)),
+                    continuation: continuation)
+                // The loop's thread sleeps with the link idle and nothing queued: send from here, wake nobody
+                // unless the read's deadline comes before the loop's thread wakes anyway.
+                if let lane = shared.lane, shared.reads.isEmpty, shared.writes.isEmpty, shared.clears.isEmpty {
+                    let sent = lane.send(key)
+                    shared.laneReads.append(read)
+                    shared.laneReadCount += 1
+                    guard sent else {
+                        shared.lane = nil
+                        return .queued(wake: wakeNeeded(&shared))
+                    }
+                    return .queued(wake: read.deadline < lane.sleepsUntil && wakeNeeded(&shared))
+                }
+                shared.reads.append(read)
                 return .queued(wake: wakeNeeded(&shared))
             }
             switch admission {
@@ -178,6 +197,11 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
 
     var lastError: RedisReplicationError? {
         shared.withLock { $0.lastError }
+    }
+
+    /// Reads whose command the caller wrote itself (see ``RedisSecondLevelLane``).
+    var laneReadCount: Int {
+        shared.withLock { $0.laneReadCount }
     }
 
     /// Asks the thread to stop without waiting (a store dropped without shutdown).

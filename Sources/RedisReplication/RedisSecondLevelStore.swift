@@ -6,9 +6,10 @@ import CacheCore
 /// let l2 = RedisSecondLevelStore(configuration: try RedisSecondLevelConfiguration(url: "redis://:secret@redis:6379"))
 /// ```
 ///
-/// All Redis I/O happens on one thread of its own, over one connection per node, fully pipelined: a read costs one
+/// Redis I/O happens on one thread of its own, over one connection per node, fully pipelined: a read costs one
 /// lock acquisition to queue it, one Lua script call (EVALSHA: generation and value in one round trip) and one
-/// resumption. Every read is answered by its deadline; while Redis is down, refused or paused past the command
+/// resumption. On one server, a read made while that thread sleeps with the connection idle writes its command
+/// itself and wakes nobody: the reply wakes the thread. Every read is answered by its deadline; while Redis is down, refused or paused past the command
 /// timeout, reads fail at once and writes are dropped (counted), while clears stay queued and are applied after the
 /// reconnection. Callers never see an error.
 ///
@@ -95,6 +96,12 @@ public final class RedisSecondLevelStore: SecondLevelStore {
     /// Why the last connection failed or could not be made (refused, AUTH rejected, timed out), for an operator's
     /// log next to `statistics().isConnected`; nil before any failure. Never contains the password.
     public var lastError: RedisReplicationError? { loop.lastError }
+
+    /// Reads whose command the caller's thread wrote itself, the loop's thread asleep (see ``RedisSecondLevelLane``).
+    var laneReads: Int { loop.laneReadCount }
+
+    /// Whether the loop's thread sleeps with its connection lent to callers now.
+    var isLent: Bool { loop.shared.withLock { $0.lane != nil } }
 
     /// Nodes connected, and nodes the store sends to (1 for one server; the primaries of a cluster's slot map).
     var nodes: (connected: Int, known: Int) { loop.nodes }

@@ -41,11 +41,12 @@ extension RedisSecondLevelWorker {
                 loop.wakePipe.wake()
             }
         }
-        let wanted: Set<RedisNodeAddress> = isCluster ? map.nodes : [configuredNode]
-        for node in wanted {
+        func connectIfDue(_ node: RedisNodeAddress) {
             let link = linkTo(node)
             if !link.isConnected, !link.isConnecting, now >= link.nextAttempt { startConnecting(link) }
         }
+        guard isCluster else { return connectIfDue(configuredNode) }  // one server: no set made per turn
+        for node in map.nodes { connectIfDue(node) }
     }
 
     private func adopt(_ found: RedisClusterMap, _ error: RedisReplicationError?) {

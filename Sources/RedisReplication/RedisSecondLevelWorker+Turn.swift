@@ -63,7 +63,12 @@ extension RedisSecondLevelWorker {
         }
         deliver()
         let polled = links.values.filter(\.isConnected)
+        let lendable = lendableLink(polled)
         now = clock.now
+        if lendable != nil, let span = laneDeadlineSpan, let last = lastLaneRead, now - last < Self.laneActivity {
+            // Reads keep coming from callers: wake by the deadline of the next one, so it need not wake this thread.
+            deadline = min(deadline, now + span)
+        }
         let wait = deadline > now ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
         var descriptors = [pollfd(fd: loop.wakePipe.reader, events: readable, revents: 0)]
@@ -74,7 +79,10 @@ extension RedisSecondLevelWorker {
                     fd: connection.fileDescriptor, events: readable | (link.wantsWrite ? Int16(POLLOUT) : 0),
                     revents: 0))
         }
+        if let lendable { lend(lendable, sleepsUntil: deadline) }
         _ = poll(&descriptors, nfds_t(descriptors.count), Int32(wait))
+        if let lendable { takeBack(lendable) }
+        if descriptors[0].revents != 0 { wakePipeMayHoldBytes = true }
         for (index, link) in polled.enumerated()
         where descriptors[index + 1].revents & (readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
             settleReplies(of: link)

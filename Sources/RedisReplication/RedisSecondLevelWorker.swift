@@ -51,6 +51,13 @@ final class RedisSecondLevelWorker {
     var delta = SecondLevelStatistics()
     var answeredWrites = 0
     var appliedClears: [Int] = []
+    /// Whether the last poll() found the wake pipe readable (or did not watch it): drained before the next exchange.
+    var wakePipeMayHoldBytes = true
+    /// The epoch of the lane lent now (see `RedisSecondLevelWorker+Lane.swift`); nil while none is.
+    var lentEpoch: String?
+    /// When callers last sent reads on a lane, and the deadline span of the last one.
+    var lastLaneRead: ContinuousClock.Instant?
+    var laneDeadlineSpan: Duration?
     /// Reads answered this turn, resumed by ``deliver()`` once the counters include them.
     var answered: [(CheckedContinuation<SecondLevelRead, Never>, SecondLevelRead)] = []
 
@@ -73,7 +80,10 @@ final class RedisSecondLevelWorker {
 
     func run() {
         while true {
-            loop.wakePipe.drain()
+            if wakePipeMayHoldBytes {
+                loop.wakePipe.drain()
+                wakePipeMayHoldBytes = false
+            }
             let batch = exchange()
             for waiter in batch.finishedWaiters { waiter.resume() }
             if batch.stop {
@@ -175,6 +185,7 @@ final class RedisSecondLevelWorker {
         if isCluster, !isDiscovering, map.nodes.isEmpty || mapRefreshDue { next = min(next, nextDiscovery) }
         for link in links.values where !link.isConnected && !link.isConnecting { next = min(next, link.nextAttempt) }
         let remaining = next - clock.now
+        wakePipeMayHoldBytes = true
         guard remaining > .zero else { return }
         loop.wakePipe.wait(milliseconds: remaining.milliseconds)
     }
@@ -188,12 +199,17 @@ final class RedisSecondLevelWorker {
             shared.isConnected = false
             shared.clears.removeAll()
             shared.writes.removeAll()
+            shared.lane = nil
             defer {
                 shared.reads.removeAll()  // none: reads are refused once a stop is requested
+                shared.laneReads.removeAll()  // none: the lane is taken back before the loop stops
                 shared.clearWaiters.removeAll()
                 shared.onStopped.removeAll()
             }
-            return (shared.reads.map(\.continuation), Array(shared.clearWaiters.values), shared.onStopped)
+            return (
+                (shared.reads + shared.laneReads).map(\.continuation), Array(shared.clearWaiters.values),
+                shared.onStopped
+            )
         }
         for read in stopped + queued { read.resume(returning: .unavailable(.stopped)) }
         for waiter in waiters + onStopped { waiter.resume() }

@@ -83,11 +83,14 @@ final class SecondLevelGenerationGuard: Sendable {
                 if state.reported.count >= Self.capacity { state.reported.removeAll() }
                 return .implausible(firstTime: state.reported.insert(namespace.name).inserted)
             }
-            if let mark = state.marks[namespace.name], now - mark.seen < memory {
-                if token < mark.highest { return isHit ? .rollback : .admitted }
-                if token == mark.highest {
-                    state.marks[namespace.name]?.seen = now
-                    return isHit && mark.clearedSince ? .rollback : .admitted
+            if let index = state.marks.index(forKey: namespace.name) {
+                let mark = state.marks.values[index]
+                if now - mark.seen < memory {
+                    if token < mark.highest { return isHit ? .rollback : .admitted }
+                    if token == mark.highest {
+                        state.marks.values[index].seen = now
+                        return isHit && mark.clearedSince ? .rollback : .admitted
+                    }
                 }
             }
             if state.marks.count >= Self.capacity, state.marks[namespace.name] == nil {
@@ -119,9 +122,14 @@ final class SecondLevelGenerationGuard: Sendable {
     /// `<epoch>.<generation>`, each a canonical decimal `UInt64` (digits only, no leading zero, sign or space); nil
     /// otherwise.
     static func token(_ text: String) -> Token? {
-        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count == 2, let epoch = number(parts[0]), let generation = number(parts[1]) else { return nil }
-        return Token(epoch: epoch, generation: generation)
+        var text = text
+        return text.withUTF8 { bytes -> Token? in
+            // A second dot lands in the generation's digits, which refuse it.
+            guard let dot = bytes.firstIndex(of: UInt8(ascii: ".")), let epoch = number(bytes[..<dot]),
+                let generation = number(bytes[(dot + 1)...])
+            else { return nil }
+            return Token(epoch: epoch, generation: generation)
+        }
     }
 
     private static func number(_ digits: some Collection<UInt8>) -> UInt64? {

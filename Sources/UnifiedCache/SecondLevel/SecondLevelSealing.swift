@@ -155,12 +155,14 @@ package final class SecondLevelSealing: Sendable {
     }
 
     static func associatedData(_ header: some Collection<UInt8>, _ binding: Binding) -> [UInt8] {
-        var data = Array(header)
-        for field in [binding.keyPrefix, binding.namespace, binding.kind, binding.name, binding.generation] {
-            let bytes = Array(field.utf8)
-            let count = UInt32(clamping: bytes.count)
-            data.append(contentsOf: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: count >> $0) })
-            data.append(contentsOf: bytes)
+        let fields = [binding.keyPrefix, binding.namespace, binding.kind, binding.name, binding.generation]
+        var data: [UInt8] = []
+        data.reserveCapacity(header.count + fields.reduce(0) { $0 + 4 + $1.utf8.count })
+        data.append(contentsOf: header)
+        for field in fields {
+            let count = UInt32(clamping: field.utf8.count)
+            for shift: UInt32 in [24, 16, 8, 0] { data.append(UInt8(truncatingIfNeeded: count >> shift)) }
+            data.append(contentsOf: field.utf8)
         }
         return data
     }
