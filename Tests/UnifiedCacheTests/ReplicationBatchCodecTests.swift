@@ -4,7 +4,8 @@ import Testing
 
 @Suite("Replication wire format v4: a batch of clears under one seal")
 struct ReplicationBatchCodecTests {
-    private static let clears = ReplicationMessageCodecTests.messages
+    // Computed, not a stored global: LeakSanitizer reports a lazily initialized test global's arrays as leaked.
+    private static var clears: [ReplicationMessage] { ReplicationMessageCodecTests.messages }
 
     private static var items: [ReplicationBatchCodec.Item] {
         clears.enumerated().map {
