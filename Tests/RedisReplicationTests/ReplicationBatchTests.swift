@@ -14,44 +14,25 @@ struct ReplicationBatchTests {
 
     /// Two batching hubs on one channel whose replication clocks the test moves, and a listener on the channel.
     private struct BatchingFleet {
-        let tenant: FixtureTenant
-        let url: String
-        let channel: String
-        let clockA = ManualCacheClock(date: Date())
-        let clockB = ManualCacheClock(date: Date())
-        let a: CacheHub
-        let b: CacheHub
+        let hubs: ClockedFleet
         let attacker: ChannelAttacker
+        var a: CacheHub { hubs.a }
+        var b: CacheHub { hubs.b }
+        var clockA: ManualCacheClock { hubs.clockA }
+        var clockB: ManualCacheClock { hubs.clockB }
 
         init(
             _ label: String, clears: Int = 64, maximumPayloadBytes: Int = 64 * 1024, window: Duration = .zero
         ) async throws {
-            tenant = try await FixtureServer.tenant(label)
-            url = try await RedisTestServer.sharedURL()
-            channel = uniqueChannel(label)
-            let (clockA, clockB) = (clockA, clockB)
-            func adjust(_ clock: ManualCacheClock) -> (inout ReplicationConfiguration) -> Void {
-                {
-                    $0.clock = clock
-                    $0.maximumClearsPerMessage = clears
-                    $0.maximumPayloadBytes = maximumPayloadBytes
-                    $0.batchingWindow = window
-                }
+            hubs = try await ClockedFleet(label, settings: .banking) {
+                $0.maximumClearsPerMessage = clears
+                $0.maximumPayloadBytes = maximumPayloadBytes
+                $0.batchingWindow = window
             }
-            a = try ReplicaHarness.hub(
-                tenant: tenant, redisURL: url, channel: channel, settings: SettingsStore(settings: .banking),
-                adjust: adjust(clockA))
-            b = try ReplicaHarness.hub(
-                tenant: tenant, redisURL: url, channel: channel, settings: SettingsStore(settings: .banking),
-                adjust: adjust(clockB))
-            try await ReplicaHarness.waitUntilReady(a)
-            try await ReplicaHarness.waitUntilReady(b)
-            attacker = try await ChannelAttacker(redisURL: url, channel: channel)
+            attacker = try await ChannelAttacker(redisURL: hubs.url, channel: hubs.channel)
         }
 
-        func alice(on hub: CacheHub) -> CacheSession {
-            hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
-        }
+        func alice(on hub: CacheHub) -> CacheSession { hubs.alice(on: hub) }
 
         /// The wire name of alice's session.
         func aliceHash() throws -> String {
@@ -60,8 +41,7 @@ struct ReplicationBatchTests {
 
         func shutdown() async {
             await attacker.stop()
-            await a.shutdown()
-            await b.shutdown()
+            await hubs.shutdown()
         }
     }
 

@@ -37,44 +37,6 @@ final class ChannelAttacker {
 struct ReplicationReplayTests {
     private let summary = CachedGET(path: "/api/accounts", key: "accountSummary.list")
 
-    /// Two hubs on one channel whose replication clocks the test moves.
-    private struct ClockedFleet {
-        let tenant: FixtureTenant
-        let url: String
-        let channel: String
-        let clockA = ManualCacheClock(date: Date())
-        let clockB = ManualCacheClock(date: Date())
-        let a: CacheHub
-        let b: CacheHub
-
-        init(_ label: String, adjustB: @escaping (inout ReplicationConfiguration) -> Void = { _ in }) async throws {
-            tenant = try await FixtureServer.tenant(label)
-            url = try await RedisTestServer.sharedURL()
-            channel = uniqueChannel(label)
-            let (clockA, clockB) = (clockA, clockB)
-            a = try ReplicaHarness.hub(
-                tenant: tenant, redisURL: url, channel: channel, settings: SettingsStore(),
-                adjust: { $0.clock = clockA })
-            b = try ReplicaHarness.hub(
-                tenant: tenant, redisURL: url, channel: channel, settings: SettingsStore(),
-                adjust: {
-                    $0.clock = clockB
-                    adjustB(&$0)
-                })
-            try await ReplicaHarness.waitUntilReady(a)
-            try await ReplicaHarness.waitUntilReady(b)
-        }
-
-        func alice(on hub: CacheHub) -> CacheSession {
-            hub.session(id: "session-alice", principal: VerifiedPrincipal("alice"), credentials: .bearer("token-alice"))
-        }
-
-        func shutdown() async {
-            await a.shutdown()
-            await b.shutdown()
-        }
-    }
-
     @Test("a logout captured on the channel and replayed after the user logs in again leaves the new session alone")
     func replayedLogout() async throws {
         let fleet = try await ClockedFleet("replaylogout")
@@ -220,10 +182,12 @@ struct ReplicationReplayTests {
     @Test("oversize payloads are refused before any cryptography, even authentic ones; junk and forgeries are counted")
     func oversizeAndForged() async throws {
         let events = EventLog()
-        let fleet = try await ClockedFleet("replayoversize") { configuration in
-            configuration.maximumPayloadBytes = 512
-            configuration.observer = { events.append($0) }
-        }
+        let fleet = try await ClockedFleet(
+            "replayoversize",
+            adjustB: { configuration in
+                configuration.maximumPayloadBytes = 512
+                configuration.observer = { events.append($0) }
+            })
         let attacker = try await ChannelAttacker(redisURL: fleet.url, channel: fleet.channel)
         let onA = fleet.alice(on: fleet.a)
         let onB = fleet.alice(on: fleet.b)

@@ -73,7 +73,9 @@ public final class CacheHub: Sendable {
                 throw UnifiedCacheError(code: .invalidSettings, message: error.message, place: place, underlying: error)
             }
         }
-        let replication = configuration.replication.map(ReplicationCoordinator.init(configuration:))
+        let replication = configuration.replication.map {
+            ReplicationCoordinator(configuration: $0, instrumentation: configuration.instrumentation)
+        }
         self.replication = replication
         let secondLevel = configuration.secondLevel.map { level in
             SecondLevelFront(

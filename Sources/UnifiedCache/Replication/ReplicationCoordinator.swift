@@ -21,6 +21,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
     let observer: (@Sendable (ReplicationEvent) -> Void)?
     let rules: ReplayRules
     let clock: any CacheClock
+    /// The hub's instrumentation (spans and timers of replicated clears).
+    let instrumentation: (any CacheInstrumentation)?
     /// ``ReplicationConfiguration/maximumClearsPerMessage``: 1 sends each clear alone.
     let maximumClearsPerMessage: Int
     /// ``ReplicationConfiguration/batchingWindow`` when batching is on, else zero.
@@ -43,9 +45,6 @@ final class ReplicationCoordinator: ReplicationReceiver {
         /// Second-level clear marks owed to sessions this replica does not hold yet (nil without a second level).
         var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
-        /// The hub's instrumentation, kept at start: reading it through the hub on every publish copied the hub's
-        /// whole configuration (a few thousand instructions on the caller's path).
-        var instrumentation: (any CacheInstrumentation)?
         var worker: Task<Void, Never>?
         /// Seals what the outbox holds.
         var sealing: Task<Void, Never>?
@@ -57,7 +56,10 @@ final class ReplicationCoordinator: ReplicationReceiver {
         case publishDropRequest
     }
 
-    init(configuration: ReplicationConfiguration) {
+    /// `instrumentation`: the hub's, given here so a publish reads a constant (reading it through the hub copied the
+    /// hub's whole configuration; keeping it in the state took a lock) on the caller's path.
+    init(configuration: ReplicationConfiguration, instrumentation: (any CacheInstrumentation)? = nil) {
+        self.instrumentation = instrumentation
         secret = configuration.secret
         sealer = ReplicationSealer(secret: configuration.secret)
         transport = configuration.transport
@@ -74,7 +76,6 @@ final class ReplicationCoordinator: ReplicationReceiver {
         let work = work
         state.withLock { state in
             state.hub = WeakHub(hub: hub)
-            state.instrumentation = hub.configuration.instrumentation
             state.pendingMarks = hub.secondLevel.map {
                 PendingClearMarks(maximumAge: $0.configuration.maximumTimeToLive)
             }
@@ -166,7 +167,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
     func publish(_ clear: ReplicatedClear, session: String?) {
         guard !Self.publishingSuppressed else { return }
         let span = InstrumentedOperation(
-            state.withLock { $0.instrumentation }, replicating: clear, over: transport)
+            instrumentation, replicating: clear, over: transport)
         defer { span?.end() }
         send(ReplicationMessage(session: session, clear: clear))
     }
