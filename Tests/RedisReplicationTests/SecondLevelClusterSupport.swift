@@ -84,3 +84,13 @@ func namespacesOnEachNode(_ cluster: RedisTestCluster, _ configuration: RedisSec
     }
     return try chosen.map { try #require($0) }
 }
+
+/// Whether `read` is a miss in epoch 0 under a namespace generation past the initial one (`0.<n>`, n ≥ 1): a cleared
+/// namespace on a primary with a replica, where a clear step the replica did not confirm within `WAIT`'s bound is
+/// sent again and moves the generation once more.
+func movedOnMiss(_ read: SecondLevelRead) -> Bool {
+    guard case .miss(let generation) = read, let (epoch, moved) = RedisSecondLevelCommands.parts(of: generation.token),
+        let count = UInt64(moved)
+    else { return false }
+    return epoch == "0" && count >= 1
+}
