@@ -19,6 +19,15 @@ struct ReplicationSecretTests {
         #expect(hash.count == 64 && !hash.contains("abc"))
     }
 
+    @Test("a session hash is written as two lowercase hex digits a byte, as every replica of the fleet writes it")
+    func sessionHashDigits() throws {
+        let every = (0...255).map { UInt8($0) }
+        #expect(ReplicationSecret.hex(every) == every.map { String(format: "%02x", $0) }.joined())
+        #expect(ReplicationSecret.hex([]) == "")
+        let hash = try ReplicationSecret(Array("fleet-secret-0123456789-0123456789".utf8)).sessionHash(of: "s")
+        #expect(hash.utf8.count == 64 && hash.utf8.allSatisfy { Array("0123456789abcdef".utf8).contains($0) })
+    }
+
     @Test("a sealed message opens with the same secret, hides its content, and is rejected when altered or foreign")
     func sealing() throws {
         let key = Array("fleet-secret-0123456789-0123456789".utf8)

@@ -57,7 +57,7 @@ enum ReplicationBatchCodec {
             let length = Int(integer(bytes, at: offset + 4))
             offset += perClearOverhead
             guard age <= maximumAgeOffset, length <= bytes.count - offset,
-                let message = ReplicationMessageCodec.decode(Array(bytes[offset..<(offset + length)]))
+                let message = ReplicationMessageCodec.decode(bytes[offset..<(offset + length)])
             else { return nil }
             offset += length
             clears.append((message, age))

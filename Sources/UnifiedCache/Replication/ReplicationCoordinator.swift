@@ -51,7 +51,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
     }
 
     enum Work: Sendable {
-        case apply(ReplicationMessage, issuedAt: Int64)
+        /// The clears of one received message, in order: one work item (one hop to the applying task) per message.
+        case apply([(message: ReplicationMessage, issuedAt: Int64)])
         case dropLocalEntries(ReplicationEvent.DropCause)
         case publishDropRequest
     }
@@ -183,7 +184,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
     func transportDidReceive(_ payload: [UInt8]) {
         switch admit(payload) {
         case .accepted(let clears):
-            for clear in clears { inbox.yield(.apply(clear.message, issuedAt: clear.issuedAt)) }
+            inbox.yield(.apply(clears))
         case .own: state.withLock { $0.statistics.ignoredOwn += 1 }
         case .rejected(let reason): reject(reason)
         }
@@ -221,12 +222,18 @@ final class ReplicationCoordinator: ReplicationReceiver {
         await Self.$publishingSuppressed.withValue(true) {
             guard let hub else { return }
             switch item {
-            case .apply(let message, let issuedAt):
-                let outcome = await apply(message, issuedAt: issuedAt, to: hub)
-                switch outcome {
-                case .applied: state.withLock { $0.statistics.applied += 1 }
-                case .unknownSession: state.withLock { $0.statistics.unknownSession += 1 }
-                case .predatesSession: reject(.predatesSession)
+            case .apply(let clears):
+                var (applied, unknownSession) = (0, 0)
+                for clear in clears {
+                    switch await apply(clear.message, issuedAt: clear.issuedAt, to: hub) {
+                    case .applied: applied += 1
+                    case .unknownSession: unknownSession += 1
+                    case .predatesSession: reject(.predatesSession)
+                    }
+                }
+                state.withLock { state in
+                    state.statistics.applied += applied
+                    state.statistics.unknownSession += unknownSession
                 }
             case .dropLocalEntries(let cause):
                 let (entries, records) = await dropLocalEntries(of: hub, reason: .custom("replicationGap"))

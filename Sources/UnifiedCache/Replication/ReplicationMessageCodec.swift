@@ -68,7 +68,12 @@ enum ReplicationMessageCodec {
 
     /// The message `bytes` encode, or nil when they are not exactly one well-formed message.
     static func decode(_ bytes: [UInt8]) -> ReplicationMessage? {
-        var reader = Reader(bytes: bytes[...])
+        decode(bytes[...])
+    }
+
+    /// The message a slice holds (a batch's clear, read in place).
+    static func decode(_ bytes: ArraySlice<UInt8>) -> ReplicationMessage? {
+        var reader = Reader(bytes: bytes)
         guard let session = reader.optional({ $0.string() }), let raw = reader.byte(), let kind = Kind(rawValue: raw),
             let clear = clear(kind, from: &reader), reader.bytes.isEmpty
         else { return nil }
@@ -166,7 +171,7 @@ enum ReplicationMessageCodec {
             guard let length = count() else { return nil }
             let text = bytes.prefix(length)
             bytes = bytes.dropFirst(length)
-            return String(bytes: text, encoding: .utf8)
+            return String(validating: text, as: UTF8.self)
         }
 
         mutating func strings() -> [String]? {

@@ -71,8 +71,18 @@ public struct ReplicationSecret: Sendable {
         AES256GCMKey(key: ring.keys[index].derivedKey("ucache replication messages v3", salt: sender))
     }
 
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    /// Lowercase hexadecimal, two digits a byte.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in bytes.enumerated() {
+                    buffer[2 * index] = digits[Int(byte >> 4)]
+                    buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
+                }
+            }
+            return bytes.count * 2
+        }
     }
 }
 

@@ -142,7 +142,8 @@ final class SessionFactory: CookieStoreAccounting {
 
     /// The clearing methods over a session's parts: a view, made on each access.
     func manager(
-        id: String, scope: CacheScope, graphQL: GraphQLClient, cookieJar: CookieJar, accounts: AccountResolver
+        id: String, scope: CacheScope, graphQL: GraphQLClient, cookieJar: CookieJar, accounts: AccountResolver,
+        replication link: SessionReplicationLink?
     ) -> DefaultUnifiedCacheManager {
         DefaultUnifiedCacheManager(
             scope: scope,
@@ -154,7 +155,7 @@ final class SessionFactory: CookieStoreAccounting {
             accounts: accounts,
             sessionID: id,
             extraParts: configuration.sessionCacheParts,
-            replication: replication?.link(for: scope),
+            replication: link,
             secondLevel: secondLevel,
             values: values.store
         )
