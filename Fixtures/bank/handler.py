@@ -124,15 +124,18 @@ class BankRequestHandler(BaseHTTPRequestHandler):
         self.serve_counted(request, tenant)
 
     def serve_counted(self, request: Request, tenant) -> None:
-        """Counts the request, waits out latency, applies a pending fault or answers normally."""
+        """Counts the request, waits out latency, applies a pending fault or answers normally.
+
+        An answer computed on arrival (``answerFirst``) is computed before the request is counted: a test that saw
+        the request counted knows the answer reflects the state before its next step."""
         operation = graphql_http.operation_name(request) if request.path == "/graphql" else None
-        tenant.record_request(request.method, request.path, operation, request.connection_id,
-                              bearer_token(request), request.header("traceparent"))
         delay, answer_first, held = tenant.delay_ms(request.method, request.path, operation)
         fault = tenant.take_fault(request.method, request.path, operation, reused=self.requests_on_connection > 1)
         if fault is not None and fault.type == "delay":
             delay, fault = delay + fault.ms, None
         early = self.answer(request, tenant) if answer_first and fault is None else None
+        tenant.record_request(request.method, request.path, operation, request.connection_id,
+                              bearer_token(request), request.header("traceparent"))
         if delay and held:
             tenant.wait_until_released(delay)
         elif delay:

@@ -71,13 +71,17 @@ struct ClientReadYourWritesTests {
     @Test("a query after a clear makes its own call, and only the newer answer is stored")
     func queryAfterClearMakesItsOwnCall() async throws {
         let harness = try await ClientHarness("gqlryw-clear", transportConfiguration: parallel)
-        try await harness.tenant.setLatency(milliseconds: slow, operation: "AccountSummary")
+        // Held, not delayed: the older call must still be in flight at the clear, however loaded the machine.
+        try await harness.tenant.holdAnswers(operation: "AccountSummary")
         let client = try harness.client()
         let before = Task { await client.fetch(query: AccountSummaryQuery()) }
         try await waitUntil { try await harness.count("AccountSummary") == 1 }
 
         await client.cacheManager().clearCache(reason: .logout)
-        let after = try await client.fetch(query: AccountSummaryQuery()).value()
+        let later = Task { await client.fetch(query: AccountSummaryQuery()) }
+        try await waitUntil { try await harness.count("AccountSummary") == 2 }  // its own call, not a join
+        try await harness.tenant.releaseHeldAnswers()
+        let after = try await later.value.value()
 
         #expect(after.source == .network)
         #expect(after.wasStored)

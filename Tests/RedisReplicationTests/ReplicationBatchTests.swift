@@ -46,6 +46,14 @@ struct ReplicationBatchTests {
     }
 
     /// The version byte of `payload` and the clears it holds, opened with the fleet secret.
+    /// Waits until the attacker's listener heard `count` clears in all: it hears the channel beside B, so B having
+    /// applied them says nothing of what it holds yet.
+    private static func waitUntilHeard(_ count: Int, by attacker: ChannelAttacker) async throws {
+        try await waitUntil {
+            try attacker.listener.payloads.map(Self.opened).reduce(0) { $0 + $1.clears.count } >= count
+        }
+    }
+
     private static func opened(_ payload: [UInt8]) throws -> (version: UInt8, clears: [ReplicationMessage]) {
         let opener = ReplicationSealer(secret: try ReplicationSecret(Array(ReplicaHarness.secret.utf8)))
         guard case .message(let envelope, let plaintext) = opener.open(payload) else {
@@ -100,6 +108,7 @@ struct ReplicationBatchTests {
         await onA.cacheManager.clearCache(forQuery: "q1")
         await onA.cacheManager.clearCache(forQuery: "q2")
         try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) == 3 }
+        try await Self.waitUntilHeard(3, by: fleet.attacker)
 
         #expect(fleet.attacker.listener.payloads.count == 1)
         #expect(fleet.a.replicationStatistics?.messagesSent == 1)
@@ -128,6 +137,7 @@ struct ReplicationBatchTests {
             }
         }
         try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) >= total }
+        try await Self.waitUntilHeard(total, by: fleet.attacker)
 
         var bySession: [String: [String]] = [:]
         var count = 0
@@ -154,7 +164,7 @@ struct ReplicationBatchTests {
         let sent = Self.queries(10, session: hash)
         try #require(fleet.a.replication).send(contentsOf: sent)
         try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) == sent.count }
-        try await waitUntil { fleet.attacker.listener.payloads.count >= 3 }
+        try await Self.waitUntilHeard(sent.count, by: fleet.attacker)
         let messages = try fleet.attacker.listener.payloads.map(Self.opened)
         #expect(messages.map(\.clears.count) == [4, 4, 2])
         #expect(messages.flatMap(\.clears) == sent)
@@ -167,6 +177,7 @@ struct ReplicationBatchTests {
         }
         try #require(small.a.replication).send(contentsOf: long)
         try await waitUntil { (small.b.replicationStatistics?.applied ?? 0) == long.count }
+        try await Self.waitUntilHeard(long.count, by: small.attacker)
         let payloads = small.attacker.listener.payloads
         #expect(payloads.count > 1)
         #expect(payloads.allSatisfy { $0.count <= 512 })

@@ -162,16 +162,20 @@ enum ReplicationMessageCodec {
         /// cannot make the decoder loop beyond the payload.
         mutating func count() -> Int? {
             guard bytes.count >= 4 else { return nil }
-            let value = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
-            bytes = bytes.dropFirst(4)
+            let start = bytes.startIndex
+            let value =
+                Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8
+                | Int(bytes[start + 3])
+            bytes = bytes[(start + 4)...]
             return value <= bytes.count ? value : nil
         }
 
         mutating func string() -> String? {
             guard let length = count() else { return nil }
-            let text = bytes.prefix(length)
-            bytes = bytes.dropFirst(length)
-            return String(validating: text, as: UTF8.self)
+            let start = bytes.startIndex
+            let text = bytes[start..<(start + length)]
+            bytes = bytes[(start + length)...]
+            return text.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
         }
 
         mutating func strings() -> [String]? {
