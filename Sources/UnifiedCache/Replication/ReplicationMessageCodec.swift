@@ -175,7 +175,11 @@ enum ReplicationMessageCodec {
             let start = bytes.startIndex
             let text = bytes[start..<(start + length)]
             bytes = bytes[(start + length)...]
-            return text.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+            return text.withUnsafeBufferPointer { text in
+                // ASCII (session hashes, names, reasons) is valid as it is; anything else is validated.
+                text.allSatisfy { $0 < 0x80 }
+                    ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
+            }
         }
 
         mutating func strings() -> [String]? {
