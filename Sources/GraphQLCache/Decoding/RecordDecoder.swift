@@ -108,13 +108,7 @@ final class RecordDecoder: Decoder {
     /// Decodes `type` from `value`, one level below the current path, then puts the decoder back.
     func decode<T: Decodable>(_ type: T.Type, from value: DecodingValue, at key: any CodingKey) throws -> T {
         if GraphQLJSON.isDecodedSpecially(type), case .json(let json) = value {
-            guard let decoded = json.specialValue(as: type) else {
-                pathStack.append(key)
-                defer { pathStack.removeLast() }
-                throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
-            }
-            lastChecked = json.isNull
-            return decoded
+            return try decodeSpecially(type, from: json, at: key)
         }
         let saved = self.value
         let savedEntered = enteredHere
@@ -137,6 +131,19 @@ final class RecordDecoder: Decoder {
             case .json(.null): true
             case .json: false
             }
+        return decoded
+    }
+
+    /// A type ``GraphQLJSON/isDecodedSpecially(_:)`` names, from a leaf. Kept out of ``decode(_:from:at:)``: its
+    /// optional of `T` would make every nested decode look up that optional's metadata.
+    @inline(never)
+    private func decodeSpecially<T>(_ type: T.Type, from json: GraphQLJSON, at key: any CodingKey) throws -> T {
+        guard let decoded = json.specialValue(as: type) else {
+            pathStack.append(key)
+            defer { pathStack.removeLast() }
+            throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
+        }
+        lastChecked = json.isNull
         return decoded
     }
 

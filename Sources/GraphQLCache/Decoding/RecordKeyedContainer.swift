@@ -8,6 +8,8 @@ import GraphQLLanguage
 final class KeyedFrame {
     let decoder: RecordDecoder
     let record: NormalizedRecord?
+    /// The record's stored fields, read once (every access to the record's property copies them).
+    let stored: RecordFields
     /// The record's collected fields; `nil` for a JSON object.
     let collected: CollectedFields?
     let object: GraphQLJSONObject?
@@ -29,6 +31,7 @@ final class KeyedFrame {
     init(decoder: RecordDecoder, record: NormalizedRecord, collected: CollectedFields) {
         self.decoder = decoder
         self.record = record
+        self.stored = record.fields
         self.collected = collected
         self.object = nil
         self.depth = decoder.pathStack.count
@@ -38,6 +41,7 @@ final class KeyedFrame {
     init(decoder: RecordDecoder, record: NormalizedRecord, entered: EnteredRecord) {
         self.decoder = decoder
         self.record = record
+        self.stored = record.fields
         self.collected = entered.collected
         self.object = nil
         self.depth = decoder.pathStack.count
@@ -48,6 +52,7 @@ final class KeyedFrame {
     init(decoder: RecordDecoder, object: GraphQLJSONObject) {
         self.decoder = decoder
         self.record = nil
+        self.stored = RecordFields()
         self.collected = nil
         self.object = object
         self.depth = decoder.pathStack.count
@@ -113,8 +118,8 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             }
             let stored =
                 frame.atHints
-                ? record.fields.entries[field.storedPosition].field
-                : record.fields.field(decoder.storageKey(of: field), hint: field.storedPosition)
+                ? frame.stored.entries[field.storedPosition].field
+                : frame.stored.field(decoder.storageKey(of: field), hint: field.storedPosition)
             guard let stored, let value = decoder.value(of: stored.value, child: field.child) else {
                 return nil
             }
@@ -139,9 +144,9 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
             // The stored value is read in place: copying the stored field out first costs a retain and a release of
             // its value for every leaf decoded.
             if frame.atHints {
-                return record.fields.leaf(at: field.storedPosition, selectsChildren: field.child != nil)
+                return frame.stored.leaf(at: field.storedPosition, selectsChildren: field.child != nil)
             }
-            return record.fields.leaf(
+            return frame.stored.leaf(
                 field.fixedStorageKey ?? decoder.storageKey(of: field), hint: field.storedPosition,
                 selectsChildren: field.child != nil)
         }

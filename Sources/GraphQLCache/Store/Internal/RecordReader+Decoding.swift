@@ -30,6 +30,8 @@ extension RecordReader {
         let plain = separatedFields.isEmpty && ruledTypenames.isEmpty
         var oldest: CacheInstant?
         let fields = collected.fields
+        // Read once: every access to the record's `fields` property copies it (a retain and a release per access).
+        let stored = record.fields
         for offset in fields.indices {
             let field = fields[offset]
             if field.isTypename {
@@ -42,15 +44,15 @@ extension RecordReader {
             let position: Int
             if plain {
                 guard
-                    let found = record.fields.position(
+                    let found = stored.position(
                         of: field.fixedStorageKey ?? context.storageKey(of: field), hint: field.storedPosition)
                 else {
                     recordMiss(at: field.responseKey, .missingField)
                     return nil
                 }
                 position = found
-                let writtenAt = record.fields.entries[found].field.writtenAt
-                if let maxAge = record.fields.entries[found].field.upstreamMaxAge {
+                let writtenAt = stored.entries[found].field.writtenAt
+                if let maxAge = stored.entries[found].field.upstreamMaxAge {
                     noteHinted(writtenAt, maxAge: maxAge)
                 } else if oldest.map({ writtenAt < $0 }) ?? true {
                     oldest = writtenAt
@@ -64,7 +66,7 @@ extension RecordReader {
             if position != field.storedPosition {
                 atHints = false
             }
-            switch record.fields.entries[position].field.value.shape {
+            switch stored.entries[position].field.value.shape {
             case .null, .emptyList:
                 continue
             case .scalar:
@@ -80,7 +82,7 @@ extension RecordReader {
                 if offset < UInt64.bitWidth {
                     unchecked |= 1 << UInt64(offset)
                 } else {
-                    guard try check(record.fields.entries[position].field.value, node: child) else {
+                    guard try check(stored.entries[position].field.value, node: child) else {
                         return nil
                     }
                 }
