@@ -98,7 +98,8 @@ struct StoreDecodingCheckTests {
     func goneRecordUnderForgivingType() throws {
         let (store, operation) = try filledStore()
         store.removeSelected(
-            records: { key, _ in key == "Transaction:t3" }, fields: { _, _ in false }, removingDanglingReferences: false,
+            records: { key, _ in key == "Transaction:t3" }, fields: { _, _ in false },
+            removingDanglingReferences: false,
             in: alice)
         let result = try store.read(Forgiving.self, operation: operation, in: alice)
         let miss = try #require(result.missValue)
@@ -114,7 +115,8 @@ struct StoreDecodingCheckTests {
         #expect(complete.accounts.map(\.id) == ["1", "2"])
 
         store.removeSelected(
-            records: { key, _ in key == "Transaction:t2" }, fields: { _, _ in false }, removingDanglingReferences: false,
+            records: { key, _ in key == "Transaction:t2" }, fields: { _, _ in false },
+            removingDanglingReferences: false,
             in: alice)
         let miss = try #require(try store.read(AccountIDs.self, operation: operation, in: alice).missValue)
         #expect(miss.path == "accounts.0.transactions.1")
