@@ -12,6 +12,11 @@ final class KeyedFrame {
     let stored: RecordFields
     /// The record's collected fields; `nil` for a JSON object.
     let collected: CollectedFields?
+    /// ``collected``'s fields (empty for a JSON object), held here so that a member's lookup reads them without
+    /// unwrapping (and retaining) the collected fields and the record first.
+    let fields: [CollectedField]
+    /// Whether the members come from a record (otherwise from ``object``).
+    let isRecord: Bool
     let object: GraphQLJSONObject?
     /// The decoder's path depth at creation: the container's path is that prefix of the decoder's stack (not
     /// copied here, which would make the next push reallocate the stack).
@@ -33,6 +38,8 @@ final class KeyedFrame {
         self.record = record
         self.stored = record.fields
         self.collected = collected
+        self.fields = collected.fields
+        self.isRecord = true
         self.object = nil
         self.depth = decoder.pathStack.count
         self.atHints = false
@@ -43,6 +50,8 @@ final class KeyedFrame {
         self.record = record
         self.stored = record.fields
         self.collected = entered.collected
+        self.fields = entered.collected.fields
+        self.isRecord = true
         self.object = nil
         self.depth = decoder.pathStack.count
         self.atHints = entered.atHints
@@ -54,6 +63,8 @@ final class KeyedFrame {
         self.record = nil
         self.stored = RecordFields()
         self.collected = nil
+        self.fields = []
+        self.isRecord = false
         self.object = object
         self.depth = decoder.pathStack.count
         self.atHints = false
@@ -108,23 +119,27 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// The member's value and its position among the collected fields (or the object's keys).
     private func memberAndPosition(named name: String) -> (value: DecodingValue, position: Int)? {
-        if let record = frame.record, let collected = frame.collected {
-            guard let position = position(of: name, in: collected) else {
-                return nil
-            }
-            let field = collected.fields[position]
-            if field.isTypename {
-                return record.typename.map { (.json(.string($0)), position) }
-            }
-            let stored =
-                frame.atHints
-                ? frame.stored.entries[field.storedPosition].field
-                : frame.stored.field(decoder.storageKey(of: field), hint: field.storedPosition)
-            guard let stored, let value = decoder.value(of: stored.value, child: field.child) else {
-                return nil
-            }
-            return (value, position)
+        guard frame.isRecord else {
+            return objectMember(named: name)
         }
+        guard let position = position(of: name) else {
+            return nil
+        }
+        let field = frame.fields[position]
+        if field.isTypename {
+            return frame.record?.typename.map { (.json(.string($0)), position) }
+        }
+        let stored =
+            frame.atHints
+            ? frame.stored.entries[field.storedPosition].field
+            : frame.stored.field(decoder.storageKey(of: field), hint: field.storedPosition)
+        guard let stored, let value = decoder.value(of: stored.value, child: field.child) else {
+            return nil
+        }
+        return (value, position)
+    }
+
+    private func objectMember(named name: String) -> (value: DecodingValue, position: Int)? {
         guard let object = frame.object, let position = objectPosition(of: name, in: object) else {
             return nil
         }
@@ -133,41 +148,40 @@ struct RecordKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     /// A member's JSON when it is a leaf (or `null`): the scalar fast path, without a `DecodingValue`.
     func leaf(named name: String) -> GraphQLJSON? {
-        if let record = frame.record, let collected = frame.collected {
-            guard let position = position(of: name, in: collected) else {
-                return nil
+        guard frame.isRecord else {
+            return objectMember(named: name).flatMap { member in
+                if case .json(let json) = member.value { json } else { nil }
             }
-            let field = collected.fields[position]
-            if field.isTypename {
-                return record.typename.map(GraphQLJSON.string)
-            }
-            // The stored value is read in place: copying the stored field out first costs a retain and a release of
-            // its value for every leaf decoded.
-            if frame.atHints {
-                return frame.stored.leaf(at: field.storedPosition, selectsChildren: field.child != nil)
-            }
-            return frame.stored.leaf(
-                field.fixedStorageKey ?? decoder.storageKey(of: field), hint: field.storedPosition,
-                selectsChildren: field.child != nil)
         }
-        guard let object = frame.object else {
+        guard let position = position(of: name) else {
             return nil
         }
-        return objectPosition(of: name, in: object).map { object.values[$0] }
+        let field = frame.fields[position]
+        if field.isTypename {
+            return frame.record?.typename.map(GraphQLJSON.string)
+        }
+        // The stored value is read in place: copying the stored field out first costs a retain and a release of
+        // its value for every leaf decoded.
+        if frame.atHints {
+            return frame.stored.leaf(at: field.storedPosition, selectsChildren: field.child != nil)
+        }
+        return frame.stored.leaf(
+            field.fixedStorageKey ?? decoder.storageKey(of: field), hint: field.storedPosition,
+            selectsChildren: field.child != nil)
     }
 
     /// The position of a response key among the collected fields, trying the position after the last member
     /// decoded first.
-    private func position(of name: String, in collected: CollectedFields) -> Int? {
+    private func position(of name: String) -> Int? {
         let hint = frame.nextPosition
         let position: Int
-        let fields = collected.fields
+        let fields = frame.fields
         if hint < fields.count, fields[hint].responseKey == name {
             position = hint
         } else if hint + 1 < fields.count, fields[hint + 1].responseKey == name {
             // The member after a skipped one: most often a `__typename` the client added and the type does not decode.
             position = hint + 1
-        } else if let found = collected.positions[name] {
+        } else if let found = frame.collected?.positions[name] {
             position = found
         } else {
             return nil
