@@ -94,6 +94,33 @@ struct StorePlanCacheTests {
         #expect(store.selectionPlans.count == 1)
     }
 
+    @Test("a variable argument's key follows the variables it names inside lists and objects, not the others")
+    func nestedArgumentVariables() throws {
+        let store = try makeNormalizedStore()
+        let operation = try prepare(
+            "query S($ids: [ID!], $note: String) { search(filter: {ids: $ids}) { __typename id note(text: $note) } }"
+        )
+        let anchor = DocumentAnchor()
+        for id in ["1", "2"] {
+            try store.write(
+                operation, variables: ["ids": [.string(id)], "note": "n"],
+                json: #"{"search": [{"__typename": "Account", "id": "\#(id)", "note": "n\#(id)"}]}"#)
+        }
+        for _ in 0..<2 {
+            for id in ["1", "2"] {
+                let data = try store.planHit(operation, ["ids": [.string(id)], "note": "n"], anchor: anchor)
+                #expect(data["search"]?.arrayValue?.first?.objectValue?["id"] == .string(id))
+            }
+        }
+        // Another value of the variable only `note` names: `search` keeps its key, `note` is not cached for it.
+        let other = try store.read(
+            operation, variables: ["ids": ["2"], "note": "other"], in: alice, freshness: nil, planAnchor: anchor)
+        #expect(other.missValue?.path == "search.0.note")
+        #expect(throws: StoreTestFailure.self) {
+            try store.planHit(operation, ["ids": ["3"], "note": "n"], anchor: anchor)
+        }
+    }
+
     @Test("a kept plan decides fragments' type conditions per object, for every typename of a list")
     func typeConditionsPerTypename() throws {
         let store = try makeNormalizedStore()

@@ -4,11 +4,25 @@ import GraphQLLanguage
 /// How one result type is read from the store and decoded from the network: typed operations decode into
 /// their `Data`, untyped ones stay JSON.
 struct ResultReader<Value: Sendable>: Sendable {
+    /// Reads the cached answer into its last argument (set on a hit) and says what the read found.
     let cached:
-        @Sendable (GraphQLClient, PreparedRequest, ReadFreshness?) throws(GraphQLCacheError) -> GraphQLReadResult<
-            Value
-        >
+        @Sendable (GraphQLClient, PreparedRequest, ReadFreshness?, inout Value?) throws(GraphQLCacheError) -> StoreRead
     let decode: @Sendable (GraphQLJSONObject, [CodingUserInfoKey: any Sendable]) throws(GraphQLCacheError) -> Value
+}
+
+/// How a cached answer is judged, apart from its value: kept free of the caller's type, so that a hit's path looks
+/// up no generic type metadata for it (see ``StoreRead``).
+struct CacheJudgement {
+    /// How far past its freshness it is; nil when fresh.
+    var staleness: Duration?
+    /// Fresh, but past the eager-refresh share of its lifetime.
+    var isLate: Bool
+    /// When it was read, on the store's clock.
+    var readAt: CacheInstant
+    /// When the oldest field it reads was written (when it was read, if it reads none).
+    var writtenAt: CacheInstant
+    /// The time since the oldest field it reads was written.
+    var age: Duration
 }
 
 /// A cached answer and what the resilience options need to know of it.
@@ -35,7 +49,7 @@ struct CachePlan {
 extension GraphQLClient {
     func typedReader<Value: Decodable & Sendable>(_ type: Value.Type) -> ResultReader<Value> {
         ResultReader(
-            cached: { client, request, freshness throws(GraphQLCacheError) in
+            cached: { client, request, freshness, value throws(GraphQLCacheError) in
                 try client.store.read(
                     Value.self,
                     operation: request.document.operation,
@@ -44,7 +58,8 @@ extension GraphQLClient {
                     userInfo: client.configuration.decodingUserInfo,
                     freshness: freshness,
                     planAnchor: request.document,
-                    reportsTouched: false
+                    reportsTouched: false,
+                    into: &value
                 )
             },
             decode: { data, userInfo throws(GraphQLCacheError) in
@@ -55,14 +70,15 @@ extension GraphQLClient {
 
     var jsonReader: ResultReader<GraphQLJSONObject> {
         ResultReader(
-            cached: { client, request, freshness throws(GraphQLCacheError) in
+            cached: { client, request, freshness, data throws(GraphQLCacheError) in
                 try client.store.read(
                     request.document.operation,
                     variables: request.variables,
                     in: client.scope,
                     freshness: freshness,
                     planAnchor: request.document,
-                    reportsTouched: false
+                    reportsTouched: false,
+                    into: &data
                 )
             },
             decode: { data, _ in data }
@@ -88,13 +104,16 @@ extension GraphQLClient {
             if plan.usesCache, let resilience = resilience(for: request, call: callResilience) {
                 return await resilientCacheFirst(request, plan: plan, resilience: resilience, reader: reader)
             }
-            if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
-                switch cached {
-                case .success(let result) where !result.isStale:
-                    reportServed(.l1, .hit)
-                    return cached
-                case .failure(let error) where error.code != .decodingFailed:
-                    return cached
+            if plan.usesCache {
+                var value: Value?
+                switch readCache(request, plan: plan, reader: reader, into: &value) {
+                case .success(let judged)? where judged.staleness == nil:
+                    if let value {
+                        reportServed(.l1, .hit)
+                        return .success(cachedResult(value, judged, request))
+                    }
+                case .failure(let error)? where error.code != .decodingFailed:
+                    return .failure(error)
                 default:
                     break
                 }
@@ -105,32 +124,43 @@ extension GraphQLClient {
         case .fetchIgnoringCacheData:
             return await fromNetwork(request, storing: plan.usesCache, joining: .newCallOnly, reader: reader)
         case .returnCacheDataAndFetch:
-            if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
-                switch cached {
-                case .success(let result):
-                    reportServed(.l1, result.isStale ? .stale : .hit)
-                    backgroundTasks.start {
-                        _ = await self.networkAnswer(request, storing: true, joining: .anyCurrentCall)
+            if plan.usesCache {
+                var value: Value?
+                switch readCache(request, plan: plan, reader: reader, into: &value) {
+                case .success(let judged)?:
+                    if let value {
+                        reportServed(.l1, judged.staleness != nil ? .stale : .hit)
+                        backgroundTasks.start {
+                            _ = await self.networkAnswer(request, storing: true, joining: .anyCurrentCall)
+                        }
+                        return .success(cachedResult(value, judged, request))
                     }
-                    return cached
-                case .failure(let error) where error.code != .decodingFailed:
-                    return cached
+                case .failure(let error)? where error.code != .decodingFailed:
+                    return .failure(error)
                 default:
                     break
                 }
             }
             return await fromNetwork(request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader)
         case .returnCacheDataDontFetch:
-            guard plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) else {
-                return .failure(
-                    GraphQLCacheError(
-                        code: .cacheMiss,
-                        message: "\"\(request.document.keyName)\" is not cached and the policy does not fetch."
-                    )
-                )
+            var value: Value?
+            switch plan.usesCache ? readCache(request, plan: plan, reader: reader, into: &value) : nil {
+            case .success(let judged)?:
+                if let value {
+                    reportServed(.l1, judged.staleness != nil ? .stale : .hit)
+                    return .success(cachedResult(value, judged, request))
+                }
+            case .failure(let error)?:
+                return .failure(error)
+            case nil:
+                break
             }
-            if case .success(let result) = cached { reportServed(.l1, result.isStale ? .stale : .hit) }
-            return cached
+            return .failure(
+                GraphQLCacheError(
+                    code: .cacheMiss,
+                    message: "\"\(request.document.keyName)\" is not cached and the policy does not fetch."
+                )
+            )
         case .fetchIgnoringCacheCompletely:
             return await fromNetwork(request, storing: false, joining: .newCallOnly, reader: reader)
         }
@@ -150,14 +180,19 @@ extension GraphQLClient {
                 return
             }
             let plan = plan(for: request)
-            if plan.usesCache, let cached = readCache(request, plan: plan, reader: reader) {
-                if case .failure(let error) = cached, error.code != .decodingFailed {
-                    continuation.yield(cached)
+            if plan.usesCache {
+                var value: Value?
+                switch readCache(request, plan: plan, reader: reader, into: &value) {
+                case .failure(let error)? where error.code != .decodingFailed:
+                    continuation.yield(.failure(error))
                     return
-                }
-                if case .success(let result) = cached {
-                    reportServed(.l1, result.isStale ? .stale : .hit)
-                    continuation.yield(cached)
+                case .success(let judged)?:
+                    if let value {
+                        reportServed(.l1, judged.staleness != nil ? .stale : .hit)
+                        continuation.yield(.success(cachedResult(value, judged, request)))
+                    }
+                case .failure?, nil:
+                    break
                 }
             }
             continuation.yield(
@@ -200,15 +235,22 @@ extension GraphQLClient {
         return CachePlan(timeout: decided, usesCache: true)
     }
 
-    /// The cached answer, judged fresh or stale; `nil` on a miss.
+    /// The cached answer (into `value`), judged fresh or stale; `nil` on a miss.
     private func readCache<Value>(
         _ request: PreparedRequest,
         plan: CachePlan,
-        reader: ResultReader<Value>
-    ) -> Result<GraphQLResult<Value>, GraphQLCacheError>? {
-        // A closure, not `\.result`: a key path into a generic type is instantiated on every call (demangling its
-        // generic arguments), a fifth of a small hit.
-        readJudged(request, plan: plan, reader: reader, eagerShare: nil)?.map { $0.result }
+        reader: ResultReader<Value>,
+        into value: inout Value?
+    ) -> Result<CacheJudgement, GraphQLCacheError>? {
+        judgeCache(request, plan: plan, reader: reader, eagerShare: nil, into: &value)
+    }
+
+    /// A cached answer as a result from the cache.
+    private func cachedResult<Value>(
+        _ value: Value, _ judged: CacheJudgement, _ request: PreparedRequest
+    ) -> GraphQLResult<Value> {
+        GraphQLResult(
+            data: value, source: .cache, isStale: judged.staleness != nil, age: judged.age, queryKey: request.queryKey)
     }
 
     /// The cached answer with how far past its freshness it is and, when `eagerShare` is given, whether a fresh
@@ -219,6 +261,32 @@ extension GraphQLClient {
         reader: ResultReader<Value>,
         eagerShare: Double?
     ) -> Result<JudgedRead<Value>, GraphQLCacheError>? {
+        var value: Value?
+        switch judgeCache(request, plan: plan, reader: reader, eagerShare: eagerShare, into: &value) {
+        case .success(let judged)?:
+            guard let value else {
+                return nil
+            }
+            return .success(
+                JudgedRead(
+                    result: cachedResult(value, judged, request), staleness: judged.staleness,
+                    isLate: judged.isLate, readAt: judged.readAt, writtenAt: judged.writtenAt))
+        case .failure(let error)?:
+            return .failure(error)
+        case nil:
+            return nil
+        }
+    }
+
+    /// Reads the cached answer into `value` and judges it (see ``readJudged(_:plan:reader:eagerShare:)``); `nil`
+    /// on a miss.
+    private func judgeCache<Value>(
+        _ request: PreparedRequest,
+        plan: CachePlan,
+        reader: ResultReader<Value>,
+        eagerShare: Double?,
+        into value: inout Value?
+    ) -> Result<CacheJudgement, GraphQLCacheError>? {
         let now = store.clock.now()
         let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey)
         let (freshness, lateness) = shared.rules.withLock { rules in
@@ -230,22 +298,15 @@ extension GraphQLClient {
             )
         }
         do {
-            guard case .hit(let hit) = try reader.cached(self, request, freshness) else {
+            guard case .hit(let facts) = try reader.cached(self, request, freshness, &value) else {
                 return nil
             }
-            let staleness = freshness?.staleness(of: hit)
-            let result = GraphQLResult(
-                data: hit.data,
-                source: .cache,
-                isStale: staleness != nil,
-                age: hit.oldestWrite.map { now.duration(since: $0) } ?? .zero,
-                queryKey: request.queryKey
-            )
-            let isLate = staleness == nil && lateness?.staleness(of: hit) != nil
+            let staleness = freshness?.staleness(of: facts)
+            let isLate = staleness == nil && lateness?.staleness(of: facts) != nil
             return .success(
-                JudgedRead(
-                    result: result, staleness: staleness, isLate: isLate, readAt: now,
-                    writtenAt: hit.oldestWrite ?? now))
+                CacheJudgement(
+                    staleness: staleness, isLate: isLate, readAt: now, writtenAt: facts.oldestWrite ?? now,
+                    age: facts.oldestWrite.map { now.duration(since: $0) } ?? .zero))
         } catch {
             return .failure(error)
         }

@@ -16,29 +16,48 @@ enum DecodingValue {
 /// One decoder object serves a whole decode: nested values are decoded by repositioning it and restoring it
 /// afterwards (as Foundation's JSONDecoder does), so a nested struct costs no allocation of its own. Only used
 /// under the scope's read lock, on one thread.
+///
+/// Given a reader, it checks the selection while it decodes (a read then visits each record once): every record it
+/// enters has its own fields checked on entry, and what the caller's type leaves undecoded is checked by
+/// ``finishChecks(root:node:)``. Any miss marks the decode ``missed``, whatever the caller's `init(from:)` does with
+/// the error thrown; the read then starts over with a full check, so no partial value ever comes out.
 final class RecordDecoder: Decoder {
     let records: RecordMap
     let context: SelectionContext?
     let userInfo: [CodingUserInfoKey: Any]
-    // Exclusivity is not checked at run time on these two (the checks were a tenth of a decode): the decoder is
-    // confined to one thread, and every access is a short load or store, never held across a call that could
-    // access it again.
+    // Exclusivity is not checked at run time on the mutable state (the checks were a tenth of a decode): the decoder
+    // is confined to one thread, and every access is a short load, store or in-place call, never held across a call
+    // that could access it again.
     @exclusivity(unchecked) var value: DecodingValue
     /// The coding path as a stack; containers remember their depth in it.
     @exclusivity(unchecked) private(set) var pathStack: [any CodingKey] = []
+    /// The checks of a read that checks while it decodes; `nil` when only decoding.
+    @exclusivity(unchecked) var reader: RecordReader?
+    /// Whether a check failed (the selection is not wholly cached): sticky, whatever the caller's type catches.
+    @exclusivity(unchecked) private(set) var missed = false
+    /// Whether a keyed container was made on the record at the current position (which checked its own fields).
+    @exclusivity(unchecked) private var enteredHere = false
+    /// How many of the current list's elements, from the first, were decoded with everything below them checked.
+    @exclusivity(unchecked) var checkedElements = 0
+    /// Whether everything below the value of the last ``decode(_:from:at:)`` was checked.
+    @exclusivity(unchecked) private(set) var lastChecked = false
+    /// The containers of entered records with sub-selected members not checked on entry.
+    @exclusivity(unchecked) private var unfinished: [KeyedFrame] = []
 
     init(
         records: RecordMap,
         context: SelectionContext?,
         value: DecodingValue,
         userInfo: [CodingUserInfoKey: Any] = [:],
-        path: [any CodingKey] = []
+        path: [any CodingKey] = [],
+        checking reader: RecordReader? = nil
     ) {
         self.records = records
         self.context = context
         self.value = value
         self.userInfo = userInfo
         self.pathStack = path
+        self.reader = reader
         pathStack.reserveCapacity(16)
     }
 
@@ -49,11 +68,14 @@ final class RecordDecoder: Decoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         switch value {
         case .record(let record, let node):
+            if reader != nil {
+                return KeyedDecodingContainer(RecordKeyedContainer<Key>(frame: try enterChecking(record, node)))
+            }
             return KeyedDecodingContainer(
-                RecordKeyedContainer<Key>(decoder: self, source: .record(record, try collected(record, node)))
-            )
+                RecordKeyedContainer<Key>(
+                    frame: KeyedFrame(decoder: self, record: record, collected: try collected(record, node))))
         case .json(.object(let object)):
-            return KeyedDecodingContainer(RecordKeyedContainer<Key>(decoder: self, source: .object(object)))
+            return KeyedDecodingContainer(RecordKeyedContainer<Key>(frame: KeyedFrame(decoder: self, object: object)))
         case .json(.null):
             throw DecodingError.valueNotFound(
                 [String: Any].self,
@@ -86,21 +108,94 @@ final class RecordDecoder: Decoder {
     /// Decodes `type` from `value`, one level below the current path, then puts the decoder back.
     func decode<T: Decodable>(_ type: T.Type, from value: DecodingValue, at key: any CodingKey) throws -> T {
         if GraphQLJSON.isDecodedSpecially(type), case .json(let json) = value {
-            guard let decoded = json.specialValue(as: type) else {
-                pathStack.append(key)
-                defer { pathStack.removeLast() }
-                throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
-            }
-            return decoded
+            return try decodeSpecially(type, from: json, at: key)
         }
         let saved = self.value
+        let savedEntered = enteredHere
+        let savedElements = checkedElements
         self.value = value
+        enteredHere = false
+        checkedElements = 0
         pathStack.append(key)
         defer {
             self.value = saved
+            enteredHere = savedEntered
+            checkedElements = savedElements
             pathStack.removeLast()
         }
-        return try T(from: self)
+        let decoded = try T(from: self)
+        lastChecked =
+            switch value {
+            case .record: enteredHere
+            case .list(let elements, _): checkedElements == elements.count
+            case .json(.null): true
+            case .json: false
+            }
+        return decoded
+    }
+
+    /// A type ``GraphQLJSON/isDecodedSpecially(_:)`` names, from a leaf. Kept out of ``decode(_:from:at:)``: its
+    /// optional of `T` would make every nested decode look up that optional's metadata.
+    @inline(never)
+    private func decodeSpecially<T>(_ type: T.Type, from json: GraphQLJSON, at key: any CodingKey) throws -> T {
+        guard let decoded = json.specialValue(as: type) else {
+            pathStack.append(key)
+            defer { pathStack.removeLast() }
+            throw DecodingError.typeMismatch(type, errorContext("The value does not fit \(type)."))
+        }
+        lastChecked = json.isNull
+        return decoded
+    }
+
+    // MARK: - Checking while decoding
+
+    /// Enters a record for a read that checks while it decodes (see ``RecordReader/enterChecking(_:node:)``).
+    private func enterChecking(_ record: NormalizedRecord, _ node: SelectionNode) throws -> KeyedFrame {
+        guard let entered = try? reader!.enterChecking(record, node: node) else {
+            throw incomplete()
+        }
+        enteredHere = true
+        let frame = KeyedFrame(decoder: self, record: record, entered: entered)
+        if entered.unchecked != 0 {
+            unfinished.append(frame)
+        }
+        return frame
+    }
+
+    /// Marks the decode as missed and returns the error to throw.
+    func incomplete() -> DecodingError {
+        missed = true
+        return DecodingError.dataCorrupted(errorContext("The cache does not hold the whole selection."))
+    }
+
+    /// After the caller's type is decoded: checks what the decode did not reach (the root when it was not
+    /// entered, members not decoded); whether the whole selection is cached.
+    func finishChecks(root: NormalizedRecord, node: SelectionNode) throws(GraphQLCacheError) -> Bool {
+        guard !missed, reader != nil else {
+            return false
+        }
+        if !enteredHere {
+            return try reader!.check(root, node: node)
+        }
+        for frame in unfinished where frame.unchecked != 0 {
+            guard let record = frame.record, let collected = frame.collected else {
+                return false
+            }
+            var bits = frame.unchecked
+            while bits != 0 {
+                let offset = bits.trailingZeroBitCount
+                bits &= bits - 1
+                guard try reader!.checkBehind(collected.fields[offset], of: record) else {
+                    return false
+                }
+            }
+        }
+        return true
+    }
+
+    /// The reader with what the checks gathered (write times, touched records), leaving none here.
+    func takeReader() -> RecordReader? {
+        reader.take()
     }
 
     /// A decoder of its own for `value` (for `superDecoder` and nested containers).
@@ -136,7 +231,13 @@ final class RecordDecoder: Decoder {
         }
         switch stored {
         case .reference(let key):
-            return records[key].map { .record($0, child) }
+            guard let record = records[key] else {
+                if reader != nil {
+                    _ = incomplete()
+                }
+                return nil
+            }
+            return .record(record, child)
         case .list(let elements):
             return .list(elements, child)
         case .scalar(let json):

@@ -63,10 +63,19 @@ struct RecordUnkeyedContainer: UnkeyedDecodingContainer {
 
     mutating func decodeNil() throws -> Bool {
         if case .json(.null) = try element(currentIndex) {
+            noteChecked(currentIndex, true)
             currentIndex += 1
             return true
         }
         return false
+    }
+
+    /// Counts a stored element whose decode checked everything below it, for a read that checks while it decodes
+    /// (only while the decoder is still at the list, and element after element from the first).
+    private func noteChecked(_ index: Int, _ checked: Bool) {
+        if checked, case .stored = source, decoder.pathStack.count == depth, decoder.checkedElements == index {
+            decoder.checkedElements = index + 1
+        }
     }
 
     private mutating func scalar<T: DecodableScalar>(_ type: T.Type) throws -> T {
@@ -104,6 +113,7 @@ struct RecordUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let value = try element(currentIndex)
         let decoded = try decoder.decode(type, from: value, at: IndexCodingKey(currentIndex))
+        noteChecked(currentIndex, decoder.lastChecked)
         currentIndex += 1
         return decoded
     }

@@ -28,12 +28,31 @@ extension GraphQLNormalizedStore {
         planAnchor: (any AnyObject & Sendable)? = nil,
         reportsTouched: Bool = true
     ) throws(GraphQLCacheError) -> GraphQLReadResult<GraphQLJSONObject> {
+        var data: GraphQLJSONObject?
+        let read = try read(
+            operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
+            reportsTouched: reportsTouched, into: &data)
+        return read.result(data)
+    }
+
+    /// ``read(_:variables:in:freshness:planAnchor:reportsTouched:)`` giving the data through `data` and what the
+    /// read found as a type that is not generic (so a caller's hit path looks up no generic metadata for it).
+    func read(
+        _ operation: GraphQLPreparedOperation,
+        variables: GraphQLJSONObject,
+        in scope: CacheScope,
+        freshness: ReadFreshness?,
+        planAnchor: (any AnyObject & Sendable)?,
+        reportsTouched: Bool,
+        into data: inout GraphQLJSONObject?
+    ) throws(GraphQLCacheError) -> StoreRead {
         try withReader(
             operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
             reportsTouched: reportsTouched
         ) {
             (reader, root, node) throws(GraphQLCacheError) in
-            try reader.build(root, node: node)
+            data = try reader.build(root, node: node)
+            return data != nil
         }
     }
 
@@ -67,39 +86,96 @@ extension GraphQLNormalizedStore {
         planAnchor: (any AnyObject & Sendable)? = nil,
         reportsTouched: Bool = true
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
+        var value: Value?
+        let read = try read(
+            type, operation: operation, variables: variables, in: scope, userInfo: userInfo, freshness: freshness,
+            planAnchor: planAnchor, reportsTouched: reportsTouched, into: &value)
+        return read.result(value)
+    }
+
+    /// ``read(_:operation:variables:in:userInfo:freshness:planAnchor:reportsTouched:)`` giving the value through
+    /// `value` and what the read found as a type that is not generic (so a caller's hit path looks up no generic
+    /// metadata for it).
+    func read<Value: Decodable>(
+        _ type: Value.Type,
+        operation: GraphQLPreparedOperation,
+        variables: GraphQLJSONObject,
+        in scope: CacheScope,
+        userInfo: [CodingUserInfoKey: any Sendable],
+        freshness: ReadFreshness?,
+        planAnchor: (any AnyObject & Sendable)?,
+        reportsTouched: Bool,
+        into value: inout Value?
+    ) throws(GraphQLCacheError) -> StoreRead {
         try withReader(
             operation, variables: variables, in: scope, freshness: freshness, planAnchor: planAnchor,
             reportsTouched: reportsTouched
         ) {
             (reader, root, node) throws(GraphQLCacheError) in
-            guard try reader.check(root, node: node) else {
-                return nil
-            }
-            let decoder = RecordDecoder(
-                records: reader.records,
-                context: reader.context,
-                value: .record(root, node),
-                userInfo: userInfo
-            )
-            do {
-                return try Value(from: decoder)
-            } catch {
-                throw GraphQLCacheError.decodingFailed(error, as: type)
-            }
+            value = try Self.decode(type, &reader, root: root, node: node, userInfo: userInfo)
+            return value != nil
         }
     }
 
-    /// Runs `body` with a reader over the scope's records under its read lock, then turns the outcome into a
-    /// hit or a miss and counts it (a hit `freshness` finds stale as a stale hit).
-    private func withReader<Value>(
+    /// Decodes `Value` from the records while checking the selection, each record visited once; `nil` on a miss.
+    ///
+    /// When the combined pass finds a field missing, or decoding fails, the read starts over as two passes (check
+    /// the whole selection in its order, then decode): a miss is then reported at the same path as ever, a decoding
+    /// error only when the selection is whole, and no value decoded from an incomplete selection is returned.
+    private static func decode<Value: Decodable>(
+        _ type: Value.Type,
+        _ reader: inout RecordReader,
+        root: NormalizedRecord,
+        node: SelectionNode,
+        userInfo: [CodingUserInfoKey: any Sendable]
+    ) throws(GraphQLCacheError) -> Value? {
+        let decoder = RecordDecoder(
+            records: reader.records,
+            context: reader.context,
+            value: .record(root, node),
+            userInfo: userInfo,
+            checking: reader
+        )
+        let failure: (any Error)?
+        do {
+            let value = try Value(from: decoder)
+            if (try? decoder.finishChecks(root: root, node: node)) == true, let checked = decoder.takeReader() {
+                reader = checked
+                return value
+            }
+            failure = nil
+        } catch {
+            failure = decoder.missed ? nil : error
+        }
+        // `reader` is as it was before the combined pass (the decoder checked a copy).
+        guard try reader.check(root, node: node) else {
+            return nil
+        }
+        if let failure {
+            throw GraphQLCacheError.decodingFailed(failure, as: type)
+        }
+        // The combined pass missed what the full check found: decode once more, without checking.
+        let plain = RecordDecoder(
+            records: reader.records, context: reader.context, value: .record(root, node), userInfo: userInfo)
+        do {
+            return try Value(from: plain)
+        } catch {
+            throw GraphQLCacheError.decodingFailed(error, as: type)
+        }
+    }
+
+    /// Runs `body` with a reader over the scope's records under its read lock (`body` says whether it found the
+    /// whole selection), then turns the outcome into a hit or a miss and counts it (a hit `freshness` finds stale as
+    /// a stale hit).
+    private func withReader(
         _ operation: GraphQLPreparedOperation,
         variables: GraphQLJSONObject,
         in scope: CacheScope,
         freshness: ReadFreshness?,
         planAnchor: (any AnyObject & Sendable)?,
         reportsTouched: Bool,
-        _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Value?
-    ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
+        _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Bool
+    ) throws(GraphQLCacheError) -> StoreRead {
         let definition = operation.operation
         let resolvedVariables = definition.resolvedVariables(variables)
         let context = SelectionContext(
@@ -118,7 +194,7 @@ extension GraphQLNormalizedStore {
         let table = table(for: scope)
         let separated = freshness?.separatedFields ?? [:]
         let ruled = freshness?.ruledTypenames ?? []
-        let result: GraphQLReadResult<Value>
+        let result: StoreRead
         if let table {
             result = try table.read { (state) throws(GraphQLCacheError) in
                 var reader = RecordReader(
@@ -140,8 +216,8 @@ extension GraphQLNormalizedStore {
         let outcome: ReadOutcome
         var staleness: Duration?
         switch result {
-        case .hit(let hit):
-            staleness = freshness?.staleness(of: hit)
+        case .hit(let facts):
+            staleness = freshness?.staleness(of: facts)
             outcome = staleness == nil ? .hit : .staleHit
         case .miss:
             outcome = .miss
@@ -160,19 +236,18 @@ extension GraphQLNormalizedStore {
         return result
     }
 
-    private static func walk<Value>(
+    private static func walk(
         _ reader: inout RecordReader,
         root: NormalizedRecord,
         node: SelectionNode,
-        _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Value?
-    ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
-        guard let data = try body(&reader, root, node) else {
+        _ body: (inout RecordReader, NormalizedRecord, SelectionNode) throws(GraphQLCacheError) -> Bool
+    ) throws(GraphQLCacheError) -> StoreRead {
+        guard try body(&reader, root, node) else {
             let miss = reader.miss ?? (path: "", reason: .missingField)
             return .miss(GraphQLCacheMiss(path: miss.path, reason: miss.reason, touchedRecordKeys: reader.touched))
         }
         return .hit(
-            GraphQLCacheHit(
-                data: data,
+            ReadFacts(
                 touchedRecordKeys: reader.tracksTouched ? reader.touched : [],
                 oldestWrite: reader.oldestWrite,
                 oldestWriteByTypename: reader.oldestByTypename,
@@ -181,44 +256,4 @@ extension GraphQLNormalizedStore {
             )
         )
     }
-}
-
-/// How a reader judges a hit's freshness: the store keeps write times, its caller knows the time-to-live rules.
-struct ReadFreshness {
-    /// Typename → field names whose write times are gathered per schema coordinate (fields with a TTL of their
-    /// own), so they do not count for their type's TTL.
-    var separatedFields: [String: Set<String>]
-    /// Typenames with a TTL of their own: the upstream's hints on their fields give way to it.
-    var ruledTypenames: Set<String> = []
-    /// How long past its time-to-live a hit is, from its oldest write times (overall, per typename, per
-    /// coordinate) and the earliest end of an upstream hint; `nil` when it is fresh.
-    var judge:
-        (
-            _ oldestWrite: CacheInstant?,
-            _ byTypename: [String: CacheInstant],
-            _ byCoordinate: [String: CacheInstant],
-            _ upstreamExpiry: CacheInstant?
-        ) -> Duration?
-
-    /// How long past its time-to-live a hit is; `nil` when it is fresh.
-    func staleness(
-        _ oldestWrite: CacheInstant?,
-        _ byTypename: [String: CacheInstant],
-        _ byCoordinate: [String: CacheInstant],
-        upstreamExpiry: CacheInstant? = nil
-    ) -> Duration? {
-        judge(oldestWrite, byTypename, byCoordinate, upstreamExpiry)
-    }
-
-    /// How long past its time-to-live `hit` is; `nil` when it is fresh.
-    func staleness<Value>(of hit: GraphQLCacheHit<Value>) -> Duration? {
-        judge(hit.oldestWrite, hit.oldestWriteByTypename, hit.oldestWriteByCoordinate, hit.upstreamExpiry)
-    }
-}
-
-/// How a read is counted.
-enum ReadOutcome {
-    case hit
-    case staleHit
-    case miss
 }

@@ -57,6 +57,11 @@ struct RecordFields: Sendable {
         guard let position = position(of: key, hint: hint) else {
             return nil
         }
+        return leaf(at: position, selectsChildren: selectsChildren)
+    }
+
+    /// ``leaf(_:hint:selectsChildren:)`` for a field known to be at `position`.
+    func leaf(at position: Int, selectsChildren: Bool) -> GraphQLJSON? {
         switch entries[position].field.value {
         case .scalar(let json):
             return json

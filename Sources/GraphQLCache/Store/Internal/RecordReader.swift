@@ -100,7 +100,7 @@ struct RecordReader {
         return true
     }
 
-    private mutating func check(_ value: GraphQLRecordValue, node: SelectionNode) throws(GraphQLCacheError) -> Bool {
+    mutating func check(_ value: GraphQLRecordValue, node: SelectionNode) throws(GraphQLCacheError) -> Bool {
         switch value {
         case .scalar(.null):
             return true
@@ -204,7 +204,7 @@ struct RecordReader {
 
     /// Marks the record used and collects its fields; `nil` (a miss) when a type condition needs a typename the
     /// record does not have.
-    private mutating func enter(_ record: NormalizedRecord, node: SelectionNode) throws(GraphQLCacheError)
+    mutating func enter(_ record: NormalizedRecord, node: SelectionNode) throws(GraphQLCacheError)
         -> CollectedFields?
     {
         record.lastUse.store(tick, ordering: .relaxed)
@@ -234,7 +234,7 @@ struct RecordReader {
 
     /// The position of the stored field for a collected field among the record's fields, noting its write time;
     /// `nil` (a miss) when absent.
-    private mutating func lookUpPosition(_ field: CollectedField, in record: NormalizedRecord) -> Int? {
+    mutating func lookUpPosition(_ field: CollectedField, in record: NormalizedRecord) -> Int? {
         // A fixed key is taken from the field without going through the context (which would copy it).
         let key = field.fixedStorageKey ?? context.storageKey(of: field)
         guard let position = record.fields.position(of: key, hint: field.storedPosition) else {
@@ -263,7 +263,7 @@ struct RecordReader {
 
     /// Notes the write time of a field whose freshness the upstream's hint decides: it counts for ``oldestWrite``
     /// (the answer's age) but not for its type.
-    private mutating func noteHinted(_ instant: CacheInstant, maxAge: Double) {
+    mutating func noteHinted(_ instant: CacheInstant, maxAge: Double) {
         if oldestWrite.map({ instant < $0 }) ?? true {
             oldestWrite = instant
         }
@@ -285,7 +285,7 @@ struct RecordReader {
 
     /// ``note(_:typename:)`` for a field of `record`: the typename is compared only when the record is not the
     /// one noted last (a record's fields are noted one after another).
-    private mutating func note(_ instant: CacheInstant, record: NormalizedRecord) {
+    mutating func note(_ instant: CacheInstant, record: NormalizedRecord) {
         if record === currentRecord {
             if oldestWrite.map({ instant < $0 }) ?? true {
                 oldestWrite = instant
@@ -329,18 +329,20 @@ struct RecordReader {
 
     /// The oldest write time per typename among the fields read.
     var oldestByTypename: [String: CacheInstant] {
-        var copy = self
-        copy.flushTypename()
-        return copy.oldestByTypenameSoFar
+        var oldest = oldestByTypenameSoFar
+        if let currentTypename, let currentOldest, oldest[currentTypename].map({ currentOldest < $0 }) ?? true {
+            oldest[currentTypename] = currentOldest
+        }
+        return oldest
     }
 
     /// Records a miss at the member `responseKey` of the current path.
-    private mutating func recordMiss(at responseKey: String, _ reason: GraphQLCacheMiss.Reason) {
+    mutating func recordMiss(at responseKey: String, _ reason: GraphQLCacheMiss.Reason) {
         miss = (path.dotted(appending: responseKey), reason)
     }
 
     /// Records a miss at the current path.
-    private mutating func recordMiss(_ reason: GraphQLCacheMiss.Reason) {
+    mutating func recordMiss(_ reason: GraphQLCacheMiss.Reason) {
         miss = (path.dotted, reason)
     }
 }

@@ -9,7 +9,7 @@ struct ResponseNormalizer {
     let now: CacheInstant
     let sizing: RecordSizing
     private(set) var drafts: [String: RecordDraft] = [:]
-    private var path = ResponsePath()
+    private var path = ResponsePath(reserving: 16)
     private let needsKeys: Bool
     /// The upstream's `maxAge` hints by path, `nil` when the answer carried none (the walk then skips them).
     private let hints: CacheHintTree?

@@ -10,8 +10,12 @@ enum ResponsePathComponent {
 struct ResponsePath {
     private(set) var components: [ResponsePathComponent] = []
 
-    init() {
-        components.reserveCapacity(16)
+    /// An empty path; with `capacity`, room for that many components (no allocation until the first push
+    /// without it: a read that checks while it decodes pushes only when it checks what the decode did not reach).
+    init(reserving capacity: Int = 0) {
+        if capacity > 0 {
+            components.reserveCapacity(capacity)
+        }
     }
 
     mutating func push(_ component: ResponsePathComponent) {

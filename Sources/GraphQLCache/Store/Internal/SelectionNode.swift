@@ -1,124 +1,6 @@
 import GraphQLLanguage
 import Synchronization
 
-/// What a walk over a selection needs besides the data: the operation's fragments, the request's variables
-/// (defaults applied) and the store's configuration.
-///
-/// One context serves one read or write: it memoizes the storage keys of fields whose arguments name variables,
-/// which plans leave unresolved so that one plan serves every value of those variables.
-struct SelectionContext {
-    let fragments: [String: GraphQLFragmentDefinition]
-    let variables: GraphQLJSONObject
-    let configuration: GraphQLCacheConfiguration
-    private let resolvedKeys = ResolvedStorageKeys()
-
-    init(
-        fragments: [String: GraphQLFragmentDefinition], variables: GraphQLJSONObject,
-        configuration: GraphQLCacheConfiguration
-    ) {
-        self.fragments = fragments
-        self.variables = variables
-        self.configuration = configuration
-    }
-
-    /// The storage key of a collected field under this context's variables.
-    func storageKey(of field: CollectedField) -> String {
-        if let fixed = field.fixedStorageKey {
-            return fixed
-        }
-        if let known = resolvedKeys.keys[field.variableKeyID] {
-            return known
-        }
-        let arguments = resolvedArguments(of: field.field)
-        let resolved: String
-        if let recent = field.recentKey?.key(for: arguments) {
-            resolved = recent
-        } else {
-            resolved = storageKey(name: field.field.name, arguments: arguments)
-            field.recentKey?.remember(resolved, for: arguments)
-        }
-        resolvedKeys.keys[field.variableKeyID] = resolved
-        return resolved
-    }
-
-    /// Whether `@skip`/`@include` keep a selection.
-    func isIncluded(_ directives: [GraphQLDirective]) throws(CollectionFailure) -> Bool {
-        for directive in directives where directive.name == "skip" || directive.name == "include" {
-            guard let condition = directive.argument(named: "if") else {
-                throw .invalidVariables("@\(directive.name) has no 'if' argument")
-            }
-            let value: Bool
-            switch condition {
-            case .boolean(let flag):
-                value = flag
-            case .variable(let name):
-                guard case .bool(let flag) = variables[name] else {
-                    throw .invalidVariables("@\(directive.name)(if: $\(name)) needs a boolean variable '\(name)'")
-                }
-                value = flag
-            default:
-                throw .invalidVariables("@\(directive.name)(if:) needs a boolean")
-            }
-            if directive.name == "skip" ? value : !value {
-                return false
-            }
-        }
-        return true
-    }
-
-    /// `name` alone, or `name({sorted arguments as JSON})` once variables are resolved; absent arguments (a
-    /// variable the request does not provide) are left out.
-    func storageKey(for field: GraphQLField) -> String {
-        guard !field.arguments.isEmpty else {
-            return field.name
-        }
-        return storageKey(name: field.name, arguments: resolvedArguments(of: field))
-    }
-
-    /// The field's arguments with variables resolved; absent ones left out.
-    private func resolvedArguments(of field: GraphQLField) -> GraphQLJSONObject {
-        var arguments = GraphQLJSONObject()
-        for argument in field.arguments {
-            if let value = GraphQLJSON(resolving: argument.value, variables: variables) {
-                arguments[argument.name] = value
-            }
-        }
-        return arguments
-    }
-
-    private func storageKey(name: String, arguments: GraphQLJSONObject) -> String {
-        guard !arguments.isEmpty else {
-            return name
-        }
-        return name + "(" + GraphQLJSON.object(arguments).jsonText(sortedKeys: true) + ")"
-    }
-}
-
-/// The storage keys one walk resolved, by ``CollectedField/variableKeyID``: a list of 2,000 objects resolves its
-/// variable arguments once. Owned by one walk on one thread, never shared.
-private final class ResolvedStorageKeys {
-    var keys: [Int: String] = [:]
-}
-
-/// The storage key a field with variable arguments resolved last, and for which argument values: repeated reads
-/// with the same values (one user asking again) skip serializing the arguments. Shared by every read of a plan.
-final class RecentStorageKey: Sendable {
-    private let recent = Mutex<(arguments: GraphQLJSONObject, key: String)?>(nil)
-
-    func key(for arguments: GraphQLJSONObject) -> String? {
-        recent.withLock { recent in
-            guard let recent, recent.arguments == arguments else {
-                return nil
-            }
-            return recent.key
-        }
-    }
-
-    func remember(_ key: String, for arguments: GraphQLJSONObject) {
-        recent.withLock { $0 = (arguments, key) }
-    }
-}
-
 /// Numbers the collected fields whose storage keys depend on variables, process-wide, for the per-walk memo.
 private let variableKeyCounter = Atomic<Int>(0)
 
@@ -130,6 +12,26 @@ extension GraphQLField {
 }
 
 extension GraphQLValueLiteral {
+    /// Appends the names of the variables the literal is or contains, each once.
+    func collectVariableNames(into names: inout [String]) {
+        switch self {
+        case .variable(let name):
+            if !names.contains(name) {
+                names.append(name)
+            }
+        case .list(let elements):
+            for element in elements {
+                element.collectVariableNames(into: &names)
+            }
+        case .object(let fields):
+            for field in fields {
+                field.value.collectVariableNames(into: &names)
+            }
+        default:
+            break
+        }
+    }
+
     /// Whether the literal is or contains a variable.
     var refersToVariables: Bool {
         switch self {
@@ -348,7 +250,7 @@ final class SelectionNode: Sendable {
                     fixedStorageKey: isFixed ? context.storageKey(for: group.field) : nil,
                     field: group.field,
                     variableKeyID: isFixed ? 0 : variableKeyCounter.wrappingAdd(1, ordering: .relaxed).newValue,
-                    recentKey: isFixed ? nil : RecentStorageKey(),
+                    recentKey: isFixed ? nil : RecentStorageKey(field: group.field),
                     child: group.selectionSets.isEmpty ? nil : SelectionNode(selectionSets: group.selectionSets),
                     isTypename: isTypename,
                     storedPosition: storedPosition
