@@ -43,6 +43,9 @@ public struct ReplicationConfiguration: Sendable {
     /// only clears that queued while the previous message was sealed share one. At most 1 s; ignored when
     /// ``maximumClearsPerMessage`` is 1.
     public var batchingWindow: Duration
+    /// How long the hub's sealing thread naps after handing clears over (``ReplicationOutbox/nap`` by default; zero
+    /// parks it at once, so every clear after it wakes it). Tests set it.
+    var sealingNap = ReplicationOutbox.nap
 
     /// Replication over `transport`, sealed with `secret`, with the replay rules given or defaulted.
     public init(
@@ -72,7 +75,7 @@ public struct ReplicationConfiguration: Sendable {
     func validate() throws(UnifiedCacheError) {
         guard messageLifetime > .zero, clockSkewAllowance >= .zero, clockSkewAllowance <= messageLifetime,
             maximumPayloadBytes >= 256, (1...ReplicationBatchCodec.maximumClears).contains(maximumClearsPerMessage),
-            batchingWindow >= .zero, batchingWindow <= .seconds(1)
+            batchingWindow >= .zero, batchingWindow <= .seconds(1), sealingNap >= .zero
         else {
             throw UnifiedCacheError(
                 code: .invalidSettings,

@@ -5,10 +5,13 @@ import Synchronization
 /// A hub's side of replication: seals and publishes every clear made through the hub, and applies the clears of the
 /// other replicas, in the order the bus delivered them.
 ///
-/// Publishing never waits for the bus, nor for sealing: a clear is queued (``ReplicationOutbox``) and one task of
-/// its own seals it and hands it to the transport, which queues too. Applying runs on one task of its own; while it
+/// Publishing never waits for the bus, nor for sealing: a clear is queued (``ReplicationOutbox``) and a thread of
+/// its own (``ReplicationSealingThread``) seals it and hands it to the transport, which queues too. Applying runs on one task of its own; while it
 /// applies, ``publishingSuppressed`` is set so that the clears it makes are not published again. What arrives is
 /// checked in `transportDidReceive(_:)` (size, seal, age, replay) before it is queued for applying.
+/// EXPERIMENT: remove.
+public let replicationExperimentMode = Atomic<Int>(0)
+
 final class ReplicationCoordinator: ReplicationReceiver {
     /// Set while a received clear is applied (and while the hub publishes one message for many local clears): the
     /// hooks then publish nothing, so replicas never echo each other.
@@ -27,6 +30,11 @@ final class ReplicationCoordinator: ReplicationReceiver {
     let maximumClearsPerMessage: Int
     /// ``ReplicationConfiguration/batchingWindow`` when batching is on, else zero.
     let batchingWindow: Duration
+    /// How long the sealing thread naps after handing clears over (``ReplicationOutbox/nap`` unless configured).
+    let sealingNap: Duration
+    var experimentMode: Int { replicationExperimentMode.load(ordering: .relaxed) }  // EXPERIMENT
+    /// Seals what the outbox holds, off the callers' path.
+    let sealingThread = ReplicationSealingThread()
     let state = Mutex(State())
     /// Sealed messages handed to the transport (``ReplicationStatistics/messagesSent``).
     let messagesSent = Atomic<Int>(0)
@@ -46,8 +54,6 @@ final class ReplicationCoordinator: ReplicationReceiver {
         var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
         var worker: Task<Void, Never>?
-        /// Seals what the outbox holds.
-        var sealing: Task<Void, Never>?
     }
 
     enum Work: Sendable {
@@ -68,6 +74,10 @@ final class ReplicationCoordinator: ReplicationReceiver {
         clock = configuration.clock
         maximumClearsPerMessage = configuration.maximumClearsPerMessage
         batchingWindow = configuration.maximumClearsPerMessage > 1 ? configuration.batchingWindow : .zero
+        sealingNap =
+            ProcessInfo.processInfo.environment["UCACHE_EXPERIMENT_NAP_US"].flatMap(Int.init).map {
+                .microseconds($0)
+            } ?? configuration.sealingNap  // EXPERIMENT: remove
         (work, inbox) = AsyncStream.makeStream(of: Work.self)
     }
 
@@ -82,16 +92,15 @@ final class ReplicationCoordinator: ReplicationReceiver {
             state.worker = Task { [self] in
                 for await item in work { await perform(item) }
             }
-            state.sealing = Task { [self] in await drainOutbox() }
         }
+        startSealing()
         transport.start(receiver: self)
     }
 
     /// Hands every queued clear to the transport, then stops the transport (which sends what it holds while the
     /// link is up) and the applying task.
     func shutdown() async {
-        closeOutbox()
-        await state.withLock { $0.sealing }?.value
+        await finishSealing()
         await transport.shutdown()
         inbox.finish()
         let worker = state.withLock { $0.worker }
