@@ -3,7 +3,6 @@ import FixtureSupport
 import Foundation
 import RESTCache
 import RedisReplication
-import Synchronization
 import UnifiedCache
 
 /// Two replicas in one process over a real redis-server on loopback.
@@ -75,35 +74,22 @@ struct ReplicasSuite: BenchSuite {
             latency.append(monotonicNanoseconds() - begin)
         }
 
-        replicationExperimentMode.store(
-            ProcessInfo.processInfo.environment["UCACHE_EXPERIMENT_MODE"].flatMap(Int.init) ?? 0, ordering: .relaxed)
         let local = island.session(
             id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
-        let control = ProcessInfo.processInfo.environment["UCACHE_EXPERIMENT_AA"] != nil  // EXPERIMENT
-        let island2 = try CacheHub(
-            configuration: .init(restBaseURL: tenant.baseURL, graphQLEndpoint: tenant.graphqlURL).withBankingPresets(),
-            settings: SettingsStore(settings: .banking))
-        let onIsland2 = island2.session(
-            id: "bench-user", principal: VerifiedPrincipal("bench"), credentials: .bearer("token-bench"))
-        let (costHub, costSession) = control ? (island2, onIsland2) : (a, onA)
-        if ProcessInfo.processInfo.environment["UCACHE_EXPERIMENT_AAHIST"] != nil {  // EXPERIMENT
-            for _ in 0..<clears { await costSession.cacheManager.clearBalancesCache() }
-        }
-        let withB = await Self.clearCost(a: costHub, onA: costSession, island: island, local: local, clears: clears)
+        let withB = await Self.clearCost(a: a, onA: onA, island: island, local: local, clears: clears)
         // In a fleet, B applies A's clears on another machine; here it would share A's cores.
         await b.shutdown()
-        let alone = await Self.clearCost(a: costHub, onA: costSession, island: island, local: local, clears: clears)
+        let alone = await Self.clearCost(a: a, onA: onA, island: island, local: local, clears: clears)
 
         let probes = try cluster.map { try Self.pubSubRows($0, channel: channel + ":probe", count: clears) } ?? []
         let up = try await hitRate(onA, count: hits)
         var notes = [
-            "replicating ÷ island clear (p50): B in this process "
-                + Self.ratio(withB.replicated, withB.local) + ", B stopped " + Self.ratio(alone.replicated, alone.local)
-                + ".",
+            "replicating ÷ island clear (p50): B in this process " + Self.ratio(withB.replicated, withB.local)
+                + ", B stopped " + Self.ratio(alone.replicated, alone.local) + ".",
             "\(redis.note), channel \(channel); "
                 + (batching.clears > 1
                     ? "batching: at most \(batching.clears) clears a message, a \(batching.window) µs window."
-                    : "no batching.")
+                    : "no batching."),
         ]
         var down: Double?
         if let cluster {
@@ -147,32 +133,18 @@ struct ReplicasSuite: BenchSuite {
     ) async -> (replicated: Samples, local: Samples) {
         var replicatedCost = Samples()
         var localCost = Samples()
-        let cpu = ProcessInfo.processInfo.environment["UCACHE_EXPERIMENT_CPU"] != nil  // EXPERIMENT: remove
-        func monotonicNanoseconds() -> UInt64 {
-            var time = timespec()
-            clock_gettime(cpu ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &time)
-            return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-        }
-        let order = ProcessInfo.processInfo.environment["UCACHE_EXPERIMENT_ORDER"] ?? "fixed"  // EXPERIMENT
         for run in 0..<clears {
             for (hub, session) in [(a, onA), (island, local)] {
                 for index in 0..<10 {
                     hub.restStore.insert(run, byteCost: 64, key: "balances.item_\(index)", scope: session.scope)
                 }
             }
-            // Each hub goes first every other run: the clear that runs second finds the code and the store's
-            // structures warm, and runs while the first one's background work (sealing, the bus) goes on.
-            let replicatedFirst = order == "fixed" || run.isMultiple(of: 2)
-            for replicated in replicatedFirst ? [true, false] : [false, true] {
-                let session = replicated ? onA : local
-                let begin = monotonicNanoseconds()
-                await session.cacheManager.clearBalancesCache()
-                if replicated {
-                    replicatedCost.append(monotonicNanoseconds() - begin)
-                } else {
-                    localCost.append(monotonicNanoseconds() - begin)
-                }
-            }
+            var begin = monotonicNanoseconds()
+            await onA.cacheManager.clearBalancesCache()
+            replicatedCost.append(monotonicNanoseconds() - begin)
+            begin = monotonicNanoseconds()
+            await local.cacheManager.clearBalancesCache()
+            localCost.append(monotonicNanoseconds() - begin)
         }
         return (replicatedCost, localCost)
     }

@@ -30,6 +30,15 @@ struct ReplicationOutbox {
         var message: ReplicationMessage
         /// Milliseconds since 1970 on the replication clock, when the clear was made.
         var issuedAt: Int64
+        /// The session it concerns, when ``message`` does not name it yet (nil: as the message says).
+        var session: Session? = nil
+    }
+
+    /// How a queued clear names its session: by the keyed hash already, or by the session's identity, which the
+    /// sealing thread hashes (``ReplicationSecret/sessionHash(of:)``) so that the caller does not.
+    enum Session: Sendable {
+        case hash(String)
+        case identity(String)
     }
 
     /// What the sealing thread is doing, which decides whether a clear wakes it.
@@ -61,12 +70,14 @@ struct ReplicationOutbox {
 }
 
 extension ReplicationCoordinator {
-    /// Queues `message` for the sealing task; after shutdown has emptied the queue, seals and hands it over here.
-    func send(_ message: ReplicationMessage) {
-        enqueue(CollectionOfOne(ReplicationOutbox.Queued(message: message, issuedAt: nowMilliseconds)))
+    /// Queues `message` (about `session`, when given) for the sealing thread; after shutdown has emptied the
+    /// queue, seals and hands it over here.
+    func send(_ message: ReplicationMessage, session: ReplicationOutbox.Session? = nil) {
+        enqueue(
+            CollectionOfOne(ReplicationOutbox.Queued(message: message, issuedAt: nowMilliseconds, session: session)))
     }
 
-    /// Queues `messages` in one step, so the sealing task takes them together (one batch when batching is on).
+    /// Queues `messages` in one step, so the sealing thread takes them together (one batch when batching is on).
     func send(contentsOf messages: [ReplicationMessage]) {
         let now = nowMilliseconds
         enqueue(messages.map { ReplicationOutbox.Queued(message: $0, issuedAt: now) })
@@ -75,7 +86,6 @@ extension ReplicationCoordinator {
     /// The caller's whole share of a replicated clear: one append under the queue's lock, and a wake-up only when
     /// the sealing thread is parked (never while it seals or naps: it takes the queue again before it parks).
     private func enqueue<Items: Collection<ReplicationOutbox.Queued>>(_ items: Items) {
-        if experimentMode == 1 { return }  // EXPERIMENT: remove
         let (accepted, overflowed, wake) = outbox.withLock { outbox -> (Bool, Bool, Bool) in
             outbox.published += items.count
             guard !outbox.finished else { return (false, false, false) }
@@ -102,7 +112,7 @@ extension ReplicationCoordinator {
     /// or, with batching on, runs of consecutive clears as one batch (format v4) within the caps.
     func seal(_ queued: [ReplicationOutbox.Queued]) {
         guard maximumClearsPerMessage > 1, queued.count > 1 else {
-            for item in queued { sealOne(ReplicationMessageCodec.encode(item.message), issuedAt: item.issuedAt) }
+            for item in queued { sealOne(ReplicationMessageCodec.encode(named(item)), issuedAt: item.issuedAt) }
             return
         }
         // What a batch may hold so that the sealed message stays within what receivers accept.
@@ -112,7 +122,7 @@ extension ReplicationCoordinator {
         var bytes = 0
         var (earliest, latest) = (Int64.max, Int64.min)
         for item in queued {
-            let plaintext = ReplicationMessageCodec.encode(item.message)
+            let plaintext = ReplicationMessageCodec.encode(named(item))
             let size = ReplicationBatchCodec.perClearOverhead + plaintext.count
             let span = max(latest, item.issuedAt) - min(earliest, item.issuedAt)
             if !batch.isEmpty,
@@ -128,6 +138,17 @@ extension ReplicationCoordinator {
             (earliest, latest) = (min(earliest, item.issuedAt), max(latest, item.issuedAt))
         }
         sealBatch(batch)
+    }
+
+    /// The queued clear's message, naming its session by the keyed hash.
+    private func named(_ item: ReplicationOutbox.Queued) -> ReplicationMessage {
+        var message = item.message
+        switch item.session {
+        case .hash(let hash): message.session = hash
+        case .identity(let identity): message.session = secret.sessionHash(of: identity)
+        case nil: break
+        }
+        return message
     }
 
     /// Seals one run of clears: alone in format v3 when it is one, else as a v4 batch stamped with its latest clear.

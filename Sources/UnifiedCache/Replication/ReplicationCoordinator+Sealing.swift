@@ -42,7 +42,7 @@ extension ReplicationCoordinator {
             }
             switch step {
             case .seal(let queued):
-                if experimentMode != 2 { seal(queued) }  // EXPERIMENT: remove
+                seal(queued)
                 mayNap = sealingNap > .zero
             case .nap:
                 sealingThread.nap(sealingNap)

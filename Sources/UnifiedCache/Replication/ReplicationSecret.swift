@@ -71,8 +71,16 @@ public struct ReplicationSecret: Sendable {
         AES256GCMKey(key: ring.keys[index].derivedKey("ucache replication messages v3", salt: sender))
     }
 
+    /// Lowercase hex, two digits a byte, built in one buffer (a string per byte cost more than the HMAC).
     private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0x0f)]
+            }
+            return bytes.count * 2
+        }
     }
 }
 
