@@ -17,7 +17,7 @@ struct ReplicasSuite: BenchSuite {
         - the cost a clear adds on the replica that makes it: clearBalancesCache() on a session of 10 entries,
           on A (replicating) and on a hub without replication, alternately: p50 and p99 of each, first with B
           running in this process (applying every clear on the same cores), then with B stopped (as in a fleet,
-          where B runs on another machine).
+          where B runs on another machine); a note gives replicating ÷ island (p50) for both.
         - REST cache hits on A through APIService (fixture server upstream, warmed): hits per second with Redis
           up, then killed (--hits each, default 100,000); hits never touch Redis, so they should match.
         With --cluster 1: a 3-primary Redis Cluster on loopback instead, A's link on node 0 and B's on node 1 (classic
