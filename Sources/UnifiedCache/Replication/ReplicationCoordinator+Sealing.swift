@@ -11,7 +11,8 @@ extension ReplicationCoordinator {
         case finish([CheckedContinuation<Void, Never>])
     }
 
-    /// Starts the sealing thread (once, from `start(hub:)`).
+    /// Starts the sealing thread (once, from `start(hub:)`). It holds the coordinator until `shutdown()` ends it, as
+    /// the transport's thread does: a hub that replicates is shut down, not just released.
     func startSealing() {
         let first = outbox.withLock { outbox in
             defer { outbox.started = true }
