@@ -167,7 +167,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
 
     /// Linux: puts this thread under `SCHED_BATCH`, so waking it (every publish does) never preempts the request
     /// that published: the Redis I/O runs at the next scheduling point instead of inside the caller's time slice.
-    /// Whoever publishes (the hub's sealing task) then pays for queueing, not a context switch; on a busy machine
+    /// Whoever publishes (the hub's sealing thread) then pays for queueing, not a context switch; on a busy machine
     /// the clear reaches Redis a scheduling tick later at most.
     private static func yieldToRequests() {
         #if os(Linux)

@@ -17,7 +17,7 @@ struct ReplicasSuite: BenchSuite {
         - the cost a clear adds on the replica that makes it: clearBalancesCache() on a session of 10 entries,
           on A (replicating) and on a hub without replication, alternately: p50 and p99 of each, first with B
           running in this process (applying every clear on the same cores), then with B stopped (as in a fleet,
-          where B runs on another machine).
+          where B runs on another machine); a note gives replicating ÷ island (p50) for both.
         - REST cache hits on A through APIService (fixture server upstream, warmed): hits per second with Redis
           up, then killed (--hits each, default 100,000); hits never touch Redis, so they should match.
         With --cluster 1: a 3-primary Redis Cluster on loopback instead, A's link on node 0 and B's on node 1 (classic
@@ -84,10 +84,12 @@ struct ReplicasSuite: BenchSuite {
         let probes = try cluster.map { try Self.pubSubRows($0, channel: channel + ":probe", count: clears) } ?? []
         let up = try await hitRate(onA, count: hits)
         var notes = [
+            "replicating ÷ island clear (p50): B in this process " + Self.ratio(withB.replicated, withB.local)
+                + ", B stopped " + Self.ratio(alone.replicated, alone.local) + ".",
             "\(redis.note), channel \(channel); "
                 + (batching.clears > 1
                     ? "batching: at most \(batching.clears) clears a message, a \(batching.window) µs window."
-                    : "no batching.")
+                    : "no batching."),
         ]
         var down: Double?
         if let cluster {
@@ -186,6 +188,11 @@ struct ReplicasSuite: BenchSuite {
                 "p50": samples.percentile(0.5) / 1000, "p99": samples.percentile(0.99) / 1000,
                 "max": samples.percentile(1.0) / 1000,
             ])
+    }
+
+    /// p50 of `replicated` ÷ p50 of `local`, two decimals.
+    private static func ratio(_ replicated: Samples, _ local: Samples) -> String {
+        String(format: "%.2f", replicated.percentile(0.5) / max(local.percentile(0.5), 1))
     }
 
     private static func costRow(_ name: String, _ samples: Samples) -> BenchReport.Row {

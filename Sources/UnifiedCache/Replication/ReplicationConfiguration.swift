@@ -37,12 +37,15 @@ public struct ReplicationConfiguration: Sendable {
     /// receivers need. Every replica reads both formats; turn batching on once every replica of the fleet runs a
     /// release that reads v4 (an older one refuses a batch as malformed, and would miss its clears). At most 1,024.
     public var maximumClearsPerMessage: Int
-    /// With batching on, how long the sealing task, woken by a clear after it had nothing to do, waits for more
+    /// With batching on, how long the sealing thread, woken by a clear after it had nothing to do, waits for more
     /// clears before it seals: clears made one at a time (a replica making 1,000 a second makes one a millisecond)
     /// then share a message too, at the price of this much delivery delay. Zero, the default, seals at once, so
-    /// only clears that queued while the previous message was sealed share one. At most 1 s; ignored when
-    /// ``maximumClearsPerMessage`` is 1.
+    /// only clears that queued together (while the previous message was sealed, or in the sealing thread's nap of
+    /// 0.2 ms after it) share one. At most 1 s; ignored when ``maximumClearsPerMessage`` is 1.
     public var batchingWindow: Duration
+    /// How long the hub's sealing thread naps after handing clears over (``ReplicationOutbox/nap`` by default; zero
+    /// parks it at once, so every clear after it wakes it). Tests set it.
+    var sealingNap = ReplicationOutbox.nap
 
     /// Replication over `transport`, sealed with `secret`, with the replay rules given or defaulted.
     public init(
@@ -72,7 +75,7 @@ public struct ReplicationConfiguration: Sendable {
     func validate() throws(UnifiedCacheError) {
         guard messageLifetime > .zero, clockSkewAllowance >= .zero, clockSkewAllowance <= messageLifetime,
             maximumPayloadBytes >= 256, (1...ReplicationBatchCodec.maximumClears).contains(maximumClearsPerMessage),
-            batchingWindow >= .zero, batchingWindow <= .seconds(1)
+            batchingWindow >= .zero, batchingWindow <= .seconds(1), sealingNap >= .zero
         else {
             throw UnifiedCacheError(
                 code: .invalidSettings,

@@ -5,10 +5,11 @@ import Synchronization
 /// A hub's side of replication: seals and publishes every clear made through the hub, and applies the clears of the
 /// other replicas, in the order the bus delivered them.
 ///
-/// Publishing never waits for the bus, nor for sealing: a clear is queued (``ReplicationOutbox``) and one task of
-/// its own seals it and hands it to the transport, which queues too. Applying runs on one task of its own; while it
-/// applies, ``publishingSuppressed`` is set so that the clears it makes are not published again. What arrives is
-/// checked in `transportDidReceive(_:)` (size, seal, age, replay) before it is queued for applying.
+/// Publishing never waits for the bus, nor for sealing: a clear is queued (``ReplicationOutbox``) and a thread of
+/// its own (``ReplicationSealingThread``) names its session, seals it and hands it to the transport, which queues
+/// too. Applying runs on one task of its own; while it applies, ``publishingSuppressed`` is set so that the clears it
+/// makes are not published again. What arrives is checked in `transportDidReceive(_:)` (size, seal, age, replay)
+/// before it is queued for applying.
 final class ReplicationCoordinator: ReplicationReceiver {
     /// Set while a received clear is applied (and while the hub publishes one message for many local clears): the
     /// hooks then publish nothing, so replicas never echo each other.
@@ -27,6 +28,10 @@ final class ReplicationCoordinator: ReplicationReceiver {
     let maximumClearsPerMessage: Int
     /// ``ReplicationConfiguration/batchingWindow`` when batching is on, else zero.
     let batchingWindow: Duration
+    /// How long the sealing thread naps after handing clears over (``ReplicationOutbox/nap`` unless configured).
+    let sealingNap: Duration
+    /// Seals what the outbox holds, off the callers' path.
+    let sealingThread = ReplicationSealingThread()
     let state = Mutex(State())
     /// Sealed messages handed to the transport (``ReplicationStatistics/messagesSent``).
     let messagesSent = Atomic<Int>(0)
@@ -46,8 +51,6 @@ final class ReplicationCoordinator: ReplicationReceiver {
         var pendingMarks: PendingClearMarks?
         var hub = WeakHub()
         var worker: Task<Void, Never>?
-        /// Seals what the outbox holds.
-        var sealing: Task<Void, Never>?
     }
 
     enum Work: Sendable {
@@ -69,6 +72,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
         clock = configuration.clock
         maximumClearsPerMessage = configuration.maximumClearsPerMessage
         batchingWindow = configuration.maximumClearsPerMessage > 1 ? configuration.batchingWindow : .zero
+        sealingNap = configuration.sealingNap
         (work, inbox) = AsyncStream.makeStream(of: Work.self)
     }
 
@@ -83,16 +87,15 @@ final class ReplicationCoordinator: ReplicationReceiver {
             state.worker = Task { [self] in
                 for await item in work { await perform(item) }
             }
-            state.sealing = Task { [self] in await drainOutbox() }
         }
+        startSealing()
         transport.start(receiver: self)
     }
 
     /// Hands every queued clear to the transport, then stops the transport (which sends what it holds while the
     /// link is up) and the applying task.
     func shutdown() async {
-        closeOutbox()
-        await state.withLock { $0.sealing }?.value
+        await finishSealing()
         await transport.shutdown()
         inbox.finish()
         let worker = state.withLock { $0.worker }
@@ -140,9 +143,10 @@ final class ReplicationCoordinator: ReplicationReceiver {
         if let entry = owed.taken.owed { owed.front.adopt(entry, for: session.scope) }
     }
 
-    /// The handle a session's parts publish through.
+    /// The handle a session's parts publish through (made with each view of a session: it computes nothing).
     func link(for scope: CacheScope) -> SessionReplicationLink? {
-        sessionHash(of: scope).map { SessionReplicationLink(coordinator: self, sessionHash: $0) }
+        guard case .session(let identity) = scope else { return nil }
+        return SessionReplicationLink(coordinator: self, identity: identity)
     }
 
     /// Forgets an ended session (only that object: a newer session of the same scope stays registered).
@@ -164,19 +168,26 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     // MARK: Publishing
 
-    /// Queues one clear for sealing, unless it is itself the application of another replica's clear.
+    /// Queues one clear for sealing, unless it is itself the application of another replica's clear. `session` is
+    /// the wire name of the session it concerns (nil for every session).
     func publish(_ clear: ReplicatedClear, session: String?) {
-        guard !Self.publishingSuppressed else { return }
-        let span = InstrumentedOperation(
-            instrumentation, replicating: clear, over: transport)
-        defer { span?.end() }
-        send(ReplicationMessage(session: session, clear: clear))
+        publish(clear, naming: session.map(ReplicationOutbox.Session.hash))
     }
 
     /// Publishes a clear of the session `scope` belongs to (nothing for the shared scope).
     func publish(_ clear: ReplicatedClear, scope: CacheScope) {
-        guard let hash = sessionHash(of: scope) else { return }
-        publish(clear, session: hash)
+        guard case .session(let identity) = scope else { return }
+        publish(clear, naming: .identity(identity))
+    }
+
+    /// Queues one clear; the keyed hash that names its session on the wire is computed on the sealing thread, off
+    /// the caller's path.
+    func publish(_ clear: ReplicatedClear, naming session: ReplicationOutbox.Session?) {
+        guard !Self.publishingSuppressed else { return }
+        let span = InstrumentedOperation(
+            instrumentation, replicating: clear, over: transport)
+        defer { span?.end() }
+        send(ReplicationMessage(session: nil, clear: clear), session: session)
     }
 
     // MARK: ReplicationReceiver
@@ -265,11 +276,12 @@ struct WeakHub {
 /// A session's handle for publishing its clears, held by its cache manager.
 struct SessionReplicationLink: Sendable {
     let coordinator: ReplicationCoordinator
-    /// The keyed hash naming the session on the wire.
-    let sessionHash: String
+    /// The session's identity (its scope's); the sealing thread turns it into the keyed hash that names the session
+    /// on the wire, so a clear's caller pays for no HMAC.
+    let identity: String
 
     func publish(_ clear: ReplicatedClear) {
-        coordinator.publish(clear, session: sessionHash)
+        coordinator.publish(clear, naming: .identity(identity))
     }
 }
 

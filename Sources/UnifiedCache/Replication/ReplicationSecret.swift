@@ -71,7 +71,7 @@ public struct ReplicationSecret: Sendable {
         AES256GCMKey(key: ring.keys[index].derivedKey("ucache replication messages v3", salt: sender))
     }
 
-    /// Lowercase hexadecimal, two digits a byte.
+    /// Lowercase hexadecimal, two digits a byte, built in one buffer (a string per byte cost more than the HMAC).
     static func hex(_ bytes: [UInt8]) -> String {
         let digits: StaticString = "0123456789abcdef"
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in

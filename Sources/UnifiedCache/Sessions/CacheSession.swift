@@ -55,8 +55,6 @@ public final class CacheSession: Sendable {
         var ended = false
         /// What the budget was charged for the parts made so far (the session's own cost aside).
         var charged = 0
-        /// The session's name on the replication bus, once asked for (see ``replicationLink``).
-        var replicationLink: SessionReplicationLink?
     }
 
     init(key: SessionKey, principal: VerifiedPrincipal, credentials: UpstreamCredentials, factory: SessionFactory) {
@@ -98,20 +96,7 @@ public final class CacheSession: Sendable {
     /// The clearing methods (the seed's `UnifiedCacheManager` and `CacheManaging`): a view over the session's
     /// parts, made on each access (it holds nothing of its own).
     public var cacheManager: DefaultUnifiedCacheManager {
-        factory.manager(
-            id: id, scope: scope, graphQL: graphQL, cookieJar: cookieJar, accounts: accounts,
-            replication: replicationLink)
-    }
-
-    /// The handle the session's clears are published through (nil without replication). Named once: the name is a
-    /// keyed hash (an HMAC), and a replicated clear made through ``cacheManager`` should cost the caller no more than
-    /// the local clear and an enqueue.
-    var replicationLink: SessionReplicationLink? {
-        guard let replication = factory.replication else { return nil }
-        if let link = state.withLock({ $0.replicationLink }) { return link }
-        let link = replication.link(for: scope)
-        state.withLock { $0.replicationLink = link }
-        return link
+        factory.manager(id: id, scope: scope, graphQL: graphQL, cookieJar: cookieJar, accounts: accounts)
     }
 
     /// The account id/token pairs known for this session.

@@ -142,8 +142,7 @@ final class SessionFactory: CookieStoreAccounting {
 
     /// The clearing methods over a session's parts: a view, made on each access.
     func manager(
-        id: String, scope: CacheScope, graphQL: GraphQLClient, cookieJar: CookieJar, accounts: AccountResolver,
-        replication link: SessionReplicationLink?
+        id: String, scope: CacheScope, graphQL: GraphQLClient, cookieJar: CookieJar, accounts: AccountResolver
     ) -> DefaultUnifiedCacheManager {
         DefaultUnifiedCacheManager(
             scope: scope,
@@ -155,7 +154,7 @@ final class SessionFactory: CookieStoreAccounting {
             accounts: accounts,
             sessionID: id,
             extraParts: configuration.sessionCacheParts,
-            replication: link,
+            replication: replication?.link(for: scope),
             secondLevel: secondLevel,
             values: values.store
         )

@@ -74,17 +74,12 @@ public struct CachedValues: Sendable {
             forKey: key, tags: tags, options: options, in: scope, session: session, factory: factory)
     }
 
-    /// The session's handle (named once), or the shared scope's.
-    private var replicationLink: SessionReplicationLink? {
-        session?.replicationLink ?? core.replication?.link(for: scope)
-    }
-
     /// Removes the value under `key` (memory and second level, every replica for a session's door); a factory
     /// still running for the scope does not store. Returns the entries removed here.
     @discardableResult
     public func clear(forKey key: String) async -> Int {
         let removed = await core.clear(key: key, in: scope, reason: .manual)
-        replicationLink?.publish(.values(key: key, tags: []))
+        core.replication?.link(for: scope)?.publish(.values(key: key, tags: []))
         return removed
     }
 
@@ -93,7 +88,7 @@ public struct CachedValues: Sendable {
     @discardableResult
     public func clear(tag: String) async -> Int {
         let removed = await core.clear(tags: [tag], in: scope, reason: .manual)
-        replicationLink?.publish(.values(key: nil, tags: [tag]))
+        core.replication?.link(for: scope)?.publish(.values(key: nil, tags: [tag]))
         return removed
     }
 }
