@@ -75,7 +75,7 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
     // MARK: Loop thread
 
     private func run() {
-        Self.yieldToRequests()
+        BatchScheduling.yieldToRequests()
         var backoff = configuration.initialBackoff
         var link: RedisLink?
         let clock = ContinuousClock()
@@ -163,19 +163,6 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
         } catch {
             // The link failed while flushing: what it did not send goes with it.
         }
-    }
-
-    /// Linux: puts this thread under `SCHED_BATCH`, so waking it (every publish does) never preempts the request
-    /// that published: the Redis I/O runs at the next scheduling point instead of inside the caller's time slice.
-    /// Whoever publishes (the hub's sealing thread) then pays for queueing, not a context switch; on a busy machine
-    /// the clear reaches Redis a scheduling tick later at most.
-    private static func yieldToRequests() {
-        #if os(Linux)
-            // SCHED_BATCH is 3 in the Linux ABI (uapi linux/sched.h); glibc only declares it under _GNU_SOURCE.
-            let batch: Int32 = 3
-            var parameters = sched_param()
-            _ = sched_setscheduler(0, batch, &parameters)
-        #endif
     }
 
     private func report(_ state: ReplicationLinkState) {

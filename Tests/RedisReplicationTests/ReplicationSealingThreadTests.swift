@@ -113,20 +113,7 @@ struct ReplicationSealingThreadTests {
         try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) >= total }
         try await waitUntil { capture.listener.payloads.count >= total }
 
-        let opener = ReplicationSealer(secret: try ReplicationSecret(Array(ReplicaHarness.secret.utf8)))
-        var queriesBySession: [String: [String]] = [:]
-        var counters: [UInt64] = []
-        for payload in capture.listener.payloads {
-            guard case .message(let envelope, let plaintext) = opener.open(payload),
-                let message = ReplicationMessageCodec.decode(plaintext), let session = message.session,
-                case .query(let query) = message.clear
-            else {
-                Issue.record("a payload on the channel is not one of the burst's clears")
-                continue
-            }
-            queriesBySession[session, default: []].append(query)
-            counters.append(envelope.counter)
-        }
+        let (queriesBySession, counters) = try heardQueryClears(capture.listener.payloads)
         #expect(queriesBySession.count == users.count)
         let expected = (0..<clearsPerSession).map { "q\($0)" }
         for queries in queriesBySession.values { #expect(queries == expected) }

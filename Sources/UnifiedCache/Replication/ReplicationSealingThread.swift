@@ -1,3 +1,4 @@
+import CacheCore
 import Dispatch
 import Foundation
 import Synchronization
@@ -31,7 +32,7 @@ final class ReplicationSealingThread: Sendable {
     /// Starts `body` on a new thread named `name`.
     func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread {
-            Self.yieldToRequests()
+            BatchScheduling.yieldToRequests()
             body()
         }
         thread.name = name
@@ -60,17 +61,5 @@ final class ReplicationSealingThread: Sendable {
         // Naps and windows are at most seconds long; the clamp only keeps the arithmetic in range.
         let nanoseconds = min(max(seconds, 0), 86_400) * 1_000_000_000 + attoseconds / 1_000_000_000
         _ = signal.wait(timeout: .now() + .nanoseconds(Int(nanoseconds)))
-    }
-
-    /// Linux: puts the calling thread under `SCHED_BATCH` (as the Redis transport's thread is), so that waking it
-    /// never preempts the thread that woke it: the sealing runs at the next scheduling point, on whichever core is
-    /// free, instead of inside the caller's time slice.
-    private static func yieldToRequests() {
-        #if os(Linux)
-            // SCHED_BATCH is 3 in the Linux ABI (uapi linux/sched.h); glibc only declares it under _GNU_SOURCE.
-            let batch: Int32 = 3
-            var parameters = sched_param()
-            _ = sched_setscheduler(0, batch, &parameters)
-        #endif
     }
 }
