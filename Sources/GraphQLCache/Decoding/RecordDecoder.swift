@@ -193,6 +193,12 @@ final class RecordDecoder: Decoder {
         return true
     }
 
+    /// Lets go of the containers kept for ``finishChecks(root:node:)``: each holds this decoder, so keeping them past
+    /// the decode would keep both alive for good.
+    func releaseFrames() {
+        unfinished.removeAll()
+    }
+
     /// The reader with what the checks gathered (write times, touched records), leaving none here.
     func takeReader() -> RecordReader? {
         reader.take()

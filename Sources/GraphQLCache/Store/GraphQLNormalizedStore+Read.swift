@@ -136,6 +136,7 @@ extension GraphQLNormalizedStore {
             userInfo: userInfo,
             checking: reader
         )
+        defer { decoder.releaseFrames() }
         let failure: (any Error)?
         do {
             let value = try Value(from: decoder)
