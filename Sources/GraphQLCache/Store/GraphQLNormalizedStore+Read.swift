@@ -70,32 +70,17 @@ extension GraphQLNormalizedStore {
         in scope: CacheScope,
         userInfo: [CodingUserInfoKey: any Sendable] = [:]
     ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
-        try read(type, operation: operation, variables: variables, in: scope, userInfo: userInfo, freshness: nil)
-    }
-
-    /// ``read(_:operation:variables:in:userInfo:)`` that asks `freshness` whether a hit is stale, to count and
-    /// report it as such; `planAnchor` and `reportsTouched` as in
-    /// ``read(_:variables:in:freshness:planAnchor:reportsTouched:)``.
-    func read<Value: Decodable>(
-        _ type: Value.Type,
-        operation: GraphQLPreparedOperation,
-        variables: GraphQLJSONObject,
-        in scope: CacheScope,
-        userInfo: [CodingUserInfoKey: any Sendable],
-        freshness: ReadFreshness?,
-        planAnchor: (any AnyObject & Sendable)? = nil,
-        reportsTouched: Bool = true
-    ) throws(GraphQLCacheError) -> GraphQLReadResult<Value> {
         var value: Value?
         let read = try read(
-            type, operation: operation, variables: variables, in: scope, userInfo: userInfo, freshness: freshness,
-            planAnchor: planAnchor, reportsTouched: reportsTouched, into: &value)
+            type, operation: operation, variables: variables, in: scope, userInfo: userInfo, freshness: nil,
+            planAnchor: nil, reportsTouched: true, into: &value)
         return read.result(value)
     }
 
-    /// ``read(_:operation:variables:in:userInfo:freshness:planAnchor:reportsTouched:)`` giving the value through
-    /// `value` and what the read found as a type that is not generic (so a caller's hit path looks up no generic
-    /// metadata for it).
+    /// ``read(_:operation:variables:in:userInfo:)`` that asks `freshness` whether a hit is stale, to count and
+    /// report it as such (`planAnchor` and `reportsTouched` as in
+    /// ``read(_:variables:in:freshness:planAnchor:reportsTouched:)``), giving the value through `value` and what the
+    /// read found as a type that is not generic (so a caller's hit path looks up no generic metadata for it).
     func read<Value: Decodable>(
         _ type: Value.Type,
         operation: GraphQLPreparedOperation,
