@@ -70,6 +70,31 @@ static inline long uch_format_command(char **target, int argc, const char **argv
     return redisFormatCommandArgv(target, argc, argv, lengths);
 }
 
+// MARK: - Waiting for a reply to the microsecond
+//
+// poll() takes whole milliseconds, which rounds a loopback reply's wait (tens of µs) up to one. ppoll() takes a
+// timespec but is declared only under _GNU_SOURCE, which a module header cannot set for the system's own modules:
+// it is declared here under another name bound to the same symbol.
+
+#include <poll.h>
+#include <time.h>
+
+#if defined(__linux__)
+extern int uch_ppoll_symbol(struct pollfd *fds, nfds_t count, const struct timespec *timeout, const void *mask)
+    __asm__("ppoll");
+#endif
+
+/// Waits up to `nanoseconds` for `fd` to be readable or closed: 1 when it is, 0 on timeout, -1 on error (errno).
+static inline int uch_wait_readable(int fd, long long nanoseconds) {
+    struct pollfd descriptor = { fd, POLLIN, 0 };
+#if defined(__linux__)
+    struct timespec timeout = { (time_t)(nanoseconds / 1000000000LL), (long)(nanoseconds % 1000000000LL) };
+    return uch_ppoll_symbol(&descriptor, 1, &timeout, NULL);
+#else
+    return poll(&descriptor, 1, (int)((nanoseconds + 999999LL) / 1000000LL));
+#endif
+}
+
 static const int uch_ok = REDIS_OK;
 static const int uch_reply_string = REDIS_REPLY_STRING;
 static const int uch_reply_array = REDIS_REPLY_ARRAY;

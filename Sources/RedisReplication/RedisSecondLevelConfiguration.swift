@@ -29,6 +29,12 @@ public struct RedisSecondLevelConfiguration: Sendable, CustomStringConvertible {
     /// while its replica is behind, fewer bounds how long a dead replica stalls its shard's reads. Default: 10
     /// (about a second).
     public var replicaConfirmationAttempts: Int = 10
+    /// How long a read made while the store is idle (one server, nothing in flight) waits for its reply on the
+    /// caller's own thread, as a blocking client would, before handing it to the store's thread and suspending.
+    /// Waiting there spares two thread wake-ups per read (about a bare round trip's cost on a small machine); the
+    /// price is a cooperative thread held for at most this long, and only while the store has nothing else to do.
+    /// `.zero` never waits there. Default: 500 µs.
+    public var callerWait: Duration = .microseconds(500)
 
     /// A configuration with every field given or defaulted (see each field).
     public init(

@@ -5,7 +5,7 @@ import Synchronization
 /// The side of the second level that Swift tasks touch: they append to queues under one lock and, when the event
 /// loop is not already due to wake, write one byte to its pipe. Redis I/O happens on the loop's own thread
 /// (``RedisSecondLevelWorker``), which resumes every read exactly once; the exception is a read made while that
-/// thread sleeps with one server's link idle, which writes its command itself (``RedisSecondLevelLane``).
+/// thread sleeps with one server's link idle, which makes its round trip itself (``RedisSecondLevelLane``).
 final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
     /// A read waiting for its reply or its deadline.
     struct Read {
@@ -54,12 +54,24 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         /// A byte is in the pipe, or the loop has not yet taken the queues: no need to write another.
         var wakePending = false
         var reads: [Read] = []
-        /// One server's idle connection, while the loop's thread sleeps (see ``RedisSecondLevelLane``).
+        /// One server's idle connection, while the loop's thread sleeps and no caller holds it (see
+        /// ``RedisSecondLevelLane``).
         var lane: RedisSecondLevelLane?
-        /// Reads whose commands callers wrote on ``lane``, in the order they went out.
+        /// A caller holds the lane now (taken out of ``lane``); the loop's thread waits for it to take it back.
+        var laneInUse = false
+        /// The loop's thread waits to take the lane back: the caller holding it wakes it when done.
+        var laneWanted = false
+        /// Reads a caller sent on the lane whose replies the loop's thread now owes, in the order they went out.
         var laneReads: [Read] = []
-        /// Reads sent on a lane since the store started.
+        /// The epoch the lane's replies named last, for the loop's thread.
+        var laneEpoch: String?
+        /// Why the lent connection must be dropped (it failed under a caller).
+        var laneFailure: RedisReplicationError?
+        /// Reads sent on a lane since the store started; those answered on the caller's thread, and those handed to
+        /// the loop's thread.
         var laneReadCount = 0
+        var laneAnsweredCount = 0
+        var laneHandedOverCount = 0
         var writes: [Write] = []
         /// Writes queued here or sent and not yet answered (bounded by ``RedisSecondLevelConfiguration/writeQueueLimit``).
         var writesOutstanding = 0
@@ -112,6 +124,19 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
 
     func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {
         let startedAt = clock.now
+        let due = startedAt + min(deadline, .seconds(3600))
+        if let lane = checkOutLane() {
+            // The loop's thread sleeps with the link idle and nothing queued: the round trip is made here.
+            let limit = min(due, startedAt + configuration.callerWait)
+            switch lane.roundTrip(key, waitingUntil: limit) {
+            case .answered(let reply): return settle(reply, on: lane, startedAt: startedAt)
+            case .failed(let failure): return give(back: lane, failing: failure)
+            case .owed(let failure):
+                return await withCheckedContinuation { continuation in
+                    handOver(Read(key: key, startedAt: startedAt, deadline: due, continuation: continuation), failure)
+                }
+            }
+        }
         return await withCheckedContinuation { continuation in
             let admission = shared.withLock { shared -> Admission in
                 if shared.stopRequested { return .refused(.stopped) }
@@ -119,22 +144,7 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
                     shared.statistics.errors += 1
                     return .refused(.error)
                 }
-                let read = Read(
-                    key: key, startedAt: startedAt, deadline: startedAt + min(deadline, .seconds(3600)),
-                    continuation: continuation)
-                // The loop's thread sleeps with the link idle and nothing queued: send from here, wake nobody
-                // unless the read's deadline comes before the loop's thread wakes anyway.
-                if let lane = shared.lane, shared.reads.isEmpty, shared.writes.isEmpty, shared.clears.isEmpty {
-                    let sent = lane.send(key)
-                    shared.laneReads.append(read)
-                    shared.laneReadCount += 1
-                    guard sent else {
-                        shared.lane = nil
-                        return .queued(wake: wakeNeeded(&shared))
-                    }
-                    return .queued(wake: read.deadline < lane.sleepsUntil && wakeNeeded(&shared))
-                }
-                shared.reads.append(read)
+                shared.reads.append(Read(key: key, startedAt: startedAt, deadline: due, continuation: continuation))
                 return .queued(wake: wakeNeeded(&shared))
             }
             switch admission {
@@ -199,9 +209,10 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         shared.withLock { $0.lastError }
     }
 
-    /// Reads whose command the caller wrote itself (see ``RedisSecondLevelLane``).
-    var laneReadCount: Int {
-        shared.withLock { $0.laneReadCount }
+    /// Reads whose command the caller wrote itself (see ``RedisSecondLevelLane``): all, answered on the caller's
+    /// thread, handed to the loop's thread.
+    var laneCounts: (sent: Int, answered: Int, handedOver: Int) {
+        shared.withLock { ($0.laneReadCount, $0.laneAnsweredCount, $0.laneHandedOverCount) }
     }
 
     /// Asks the thread to stop without waiting (a store dropped without shutdown).
@@ -210,12 +221,12 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         wake()
     }
 
-    private func wakeNeeded(_ shared: inout Shared) -> Bool {
+    func wakeNeeded(_ shared: inout Shared) -> Bool {
         defer { shared.wakePending = true }
         return !shared.wakePending
     }
 
-    private func wake() {
+    func wake() {
         wakePipe.wake()
     }
 }

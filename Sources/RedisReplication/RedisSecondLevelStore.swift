@@ -8,8 +8,9 @@ import CacheCore
 ///
 /// Redis I/O happens on one thread of its own, over one connection per node, fully pipelined: a read costs one
 /// lock acquisition to queue it, one Lua script call (EVALSHA: generation and value in one round trip) and one
-/// resumption. On one server, a read made while that thread sleeps with the connection idle writes its command
-/// itself and wakes nobody: the reply wakes the thread. Every read is answered by its deadline; while Redis is down, refused or paused past the command
+/// resumption. On one server, a read made while that thread sleeps with the connection idle makes its round trip on
+/// the caller's thread and wakes nobody (``RedisSecondLevelConfiguration/callerWait``). Every read is answered by
+/// its deadline; while Redis is down, refused or paused past the command
 /// timeout, reads fail at once and writes are dropped (counted), while clears stay queued and are applied after the
 /// reconnection. Callers never see an error.
 ///
@@ -98,7 +99,13 @@ public final class RedisSecondLevelStore: SecondLevelStore {
     public var lastError: RedisReplicationError? { loop.lastError }
 
     /// Reads whose command the caller's thread wrote itself, the loop's thread asleep (see ``RedisSecondLevelLane``).
-    var laneReads: Int { loop.laneReadCount }
+    var laneReads: Int { loop.laneCounts.sent }
+
+    /// Of those, the reads answered on the caller's thread, and those handed to the loop's thread.
+    var laneOutcomes: (answered: Int, handedOver: Int) {
+        let counts = loop.laneCounts
+        return (counts.answered, counts.handedOver)
+    }
 
     /// Whether the loop's thread sleeps with its connection lent to callers now.
     var isLent: Bool { loop.shared.withLock { $0.lane != nil } }

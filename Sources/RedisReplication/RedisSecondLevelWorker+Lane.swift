@@ -2,10 +2,6 @@ import CacheCore
 
 /// Lending one server's idle connection to callers while the loop's thread sleeps (see ``RedisSecondLevelLane``).
 extension RedisSecondLevelWorker {
-    /// How long after callers last sent reads on a lane the loop's thread still wakes by their deadline span, so the
-    /// next read need not wake it.
-    static let laneActivity = Duration.seconds(1)
-
     /// Stands for the command of a read a caller sent: its reply is settled by the owed entry alone (one server
     /// redirects nothing).
     private static let sentByCaller = RedisRoutedCommand([], key: [])
@@ -20,38 +16,61 @@ extension RedisSecondLevelWorker {
     }
 
     /// Lends the link's connection until ``takeBack(_:)``; this thread does not touch it meanwhile.
-    func lend(_ link: RedisNodeLink, sleepsUntil: ContinuousClock.Instant) {
+    func lend(_ link: RedisNodeLink) {
         guard let commands, let epoch, let connection = link.connection else { return }
         lentEpoch = epoch
-        let lane = RedisSecondLevelLane(
-            connection: connection, commands: commands, epoch: epoch, sleepsUntil: sleepsUntil)
+        let lane = RedisSecondLevelLane(connection: connection, commands: commands, epoch: epoch)
         loop.shared.withLock { $0.lane = lane }
     }
 
-    /// Takes the connection back and owes each read a caller sent its reply, in the order they went out; finishes
-    /// (or fails) what a caller's write left on the connection.
+    /// Takes the connection back (waiting for a caller that holds it: its wait is bounded by
+    /// ``RedisSecondLevelConfiguration/callerWait``, and it wakes this thread when done), owes each read a caller
+    /// handed over its reply in the order they went out, and drops the connection if it failed under a caller.
     func takeBack(_ link: RedisNodeLink) {
-        let sent = loop.shared.withLock { shared in
-            shared.lane = nil
-            defer { shared.laneReads.removeAll(keepingCapacity: true) }
-            return shared.laneReads
+        var taken = returnedLane()
+        while taken == nil {
+            loop.wakePipe.drain()
+            taken = returnedLane()
+            if taken == nil { loop.wakePipe.wait(milliseconds: 1) }
+            wakePipeMayHoldBytes = true
         }
-        guard let epoch = lentEpoch else { return }
+        guard let taken, let lent = lentEpoch else { return }
         lentEpoch = nil
-        guard !sent.isEmpty else { return }
-        lastLaneRead = clock.now
-        for read in sent {
+        if let named = taken.epoch { epoch = named }
+        for read in taken.reads {
             nextReadID += 1
             reads[nextReadID] = read
             link.owe(
                 RedisOwedCommand(
-                    what: .read(nextReadID, epoch: epoch), command: Self.sentByCaller, sentAt: read.startedAt))
-            laneDeadlineSpan = read.deadline - read.startedAt
+                    what: .read(nextReadID, epoch: taken.epoch ?? lent), command: Self.sentByCaller,
+                    sentAt: read.startedAt))
         }
         do throws(RedisReplicationError) {
             try link.flush()
         } catch {
             disconnect(link, error)
+            return
+        }
+        if let failure = taken.failure { disconnect(link, failure) }
+    }
+
+    /// What callers left with the lane, once none holds it; nil (and the lane asked back) while one does.
+    private func returnedLane() -> (
+        reads: [RedisSecondLevelLoop.Read], epoch: String?, failure: RedisReplicationError?
+    )? {
+        loop.shared.withLock { shared in
+            guard !shared.laneInUse else {
+                shared.laneWanted = true
+                return nil
+            }
+            shared.lane = nil
+            shared.laneWanted = false
+            defer {
+                shared.laneReads.removeAll(keepingCapacity: true)
+                shared.laneEpoch = nil
+                shared.laneFailure = nil
+            }
+            return (shared.laneReads, shared.laneEpoch, shared.laneFailure)
         }
     }
 }

@@ -8,6 +8,13 @@ import CacheCore
 
 /// One turn of the loop: send, wait, settle.
 extension RedisSecondLevelWorker {
+    /// The peer closed its side (`POLLRDHUP` where the system has it; `POLLHUP` and `POLLERR` are always reported).
+    #if os(Linux)
+        static let peerClosed = Int16(0x2000)
+    #else
+        static let peerClosed = Int16(0)
+    #endif
+
     func turn(_ batch: Batch) {
         guard let commands, let epoch else { return }
         var now = clock.now
@@ -65,26 +72,22 @@ extension RedisSecondLevelWorker {
         let polled = links.values.filter(\.isConnected)
         let lendable = lendableLink(polled)
         now = clock.now
-        if lendable != nil, let span = laneDeadlineSpan, let last = lastLaneRead, now - last < Self.laneActivity {
-            // Reads keep coming from callers: wake by the deadline of the next one, so it need not wake this thread.
-            deadline = min(deadline, now + span)
-        }
         let wait = deadline > now ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
         var descriptors = [pollfd(fd: loop.wakePipe.reader, events: readable, revents: 0)]
         for link in polled {
             guard let connection = link.connection else { continue }
-            descriptors.append(
-                pollfd(
-                    fd: connection.fileDescriptor, events: readable | (link.wantsWrite ? Int16(POLLOUT) : 0),
-                    revents: 0))
+            // A lent connection's replies are the callers' to read: only its closing wakes this thread.
+            let events = link === lendable ? Self.peerClosed : readable | (link.wantsWrite ? Int16(POLLOUT) : 0)
+            descriptors.append(pollfd(fd: connection.fileDescriptor, events: events, revents: 0))
         }
-        if let lendable { lend(lendable, sleepsUntil: deadline) }
+        if let lendable { lend(lendable) }
         _ = poll(&descriptors, nfds_t(descriptors.count), Int32(wait))
         if let lendable { takeBack(lendable) }
         if descriptors[0].revents != 0 { wakePipeMayHoldBytes = true }
-        for (index, link) in polled.enumerated()
-        where descriptors[index + 1].revents & (readable | Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+        let settle = readable | Self.peerClosed | Int16(POLLHUP) | Int16(POLLERR)
+        for (index, link) in polled.enumerated() where link.isConnected && descriptors[index + 1].revents & settle != 0
+        {
             settleReplies(of: link)
         }
         for link in polled where link.isConnected && link.wantsWrite {

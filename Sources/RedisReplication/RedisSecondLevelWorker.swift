@@ -55,9 +55,6 @@ final class RedisSecondLevelWorker {
     var wakePipeMayHoldBytes = true
     /// The epoch of the lane lent now (see `RedisSecondLevelWorker+Lane.swift`); nil while none is.
     var lentEpoch: String?
-    /// When callers last sent reads on a lane, and the deadline span of the last one.
-    var lastLaneRead: ContinuousClock.Instant?
-    var laneDeadlineSpan: Duration?
     /// Reads answered this turn, resumed by ``deliver()`` once the counters include them.
     var answered: [(CheckedContinuation<SecondLevelRead, Never>, SecondLevelRead)] = []
 

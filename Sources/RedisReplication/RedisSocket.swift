@@ -1,3 +1,4 @@
+import CHiredis
 import COpenSSL
 
 #if canImport(Glibc)
@@ -63,6 +64,18 @@ final class RedisSocket {
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
             throw RedisReplicationError(.connectionLost, "Reading from Redis failed.", underlying: Self.systemError())
+        }
+    }
+
+    /// Waits until the descriptor is readable (or closed) or `deadline` passes, to the microsecond where the system
+    /// allows it (a reply on loopback takes tens of µs: poll()'s milliseconds would round a short wait up to one).
+    static func waitReadable(_ fd: Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let now = ContinuousClock.now
+            guard deadline > now else { return false }
+            let ready = uch_wait_readable(fd, (deadline - now).nanoseconds)
+            if ready > 0 { return true }
+            if ready < 0, errno != EINTR { return true }  // let the next call report the failure
         }
     }
 
