@@ -24,7 +24,7 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         case newCallOnly
     }
 
-    private final class Flight: Sendable {
+    final class Flight: Sendable {
         struct State {
             var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
             var nextWaiter = 0
@@ -84,7 +84,22 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         joining: Joining = .anyCurrentCall,
         work: @escaping @Sendable () async -> Value
     ) async -> (value: Value, joined: Bool)? {
-        let (flight, isLeader) = flights.withLock { flights -> (Flight, Bool) in
+        let (flight, isLeader) = enter(key, generation: generation, joining: joining)
+        if isLeader {
+            Task {
+                let value = await work()
+                self.land(flight, key: key, value: value, leaderWaits: true)
+            }
+        }
+        guard let value = await wait(on: flight) else {
+            return nil
+        }
+        return (value, !isLeader)
+    }
+
+    /// The joinable call for `key`, or a new one this caller leads.
+    func enter(_ key: Key, generation: CacheGeneration, joining: Joining) -> (Flight, isLeader: Bool) {
+        flights.withLock { flights -> (Flight, Bool) in
             if joining == .anyCurrentCall, let flight = flights[key], flight.generation.isNotOlder(than: generation) {
                 return (flight, false)
             }
@@ -92,16 +107,6 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
             flights[key] = flight
             return (flight, true)
         }
-        if isLeader {
-            Task {
-                let value = await work()
-                self.land(flight, key: key, value: value)
-            }
-        }
-        guard let value = await wait(on: flight) else {
-            return nil
-        }
-        return (value, !isLeader)
     }
 
     /// Makes the calls in flight whose key `matches` unjoinable: they go on for their callers, and the next
@@ -115,7 +120,8 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
-    private func land(_ flight: Flight, key: Key, value: Value) {
+    /// Hands `value` to every caller waiting for `flight`; `leaderWaits` when the leader is one of them.
+    func land(_ flight: Flight, key: Key, value: Value, leaderWaits: Bool) {
         let clock = ContinuousClock()
         let landed = clock.now
         flights.withLock { flights in
@@ -131,20 +137,21 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         for waiter in waiters {
             waiter.resume(returning: value)
         }
-        // The leader itself is one of the waiters; count the calls that others joined.
-        guard waiters.count > 1 else {
+        // Count the calls that others joined (the leader may be one of the waiters).
+        let released = waiters.count + (leaderWaits ? 0 : 1)
+        guard released > 1 else {
             return
         }
         let duration = clock.now - landed
         releases.withLock { statistics in
             statistics.sharedFlights += 1
-            statistics.waitersReleased += waiters.count
+            statistics.waitersReleased += released
             statistics.lastReleaseDuration = duration
             statistics.maximumReleaseDuration = max(statistics.maximumReleaseDuration, duration)
         }
     }
 
-    private func wait(on flight: Flight) async -> Value? {
+    func wait(on flight: Flight) async -> Value? {
         let id = flight.state.withLock { state -> Int in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter

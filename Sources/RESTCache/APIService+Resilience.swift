@@ -62,25 +62,33 @@ extension APIService {
         let softTimeout = usable == nil ? nil : options.softTimeout
         let wait = softTimeout ?? options.hardTimeout
         let outcome = await requestStates.run(
-            flightKey, generation: generation, joining: .anyCurrentCall, waitingAtMost: wait
-        ) { () async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> in
-            // A caller that found no throttle may lead a call just after another call set one: it asks no one.
-            if usable != nil, throttle.isThrottled(flightKey, at: self.clock.now()) {
-                return .failure(.network(Self.throttledError))
-            }
-            let result = await self.boundedNetworkRead(
-                request, placement, generation: generation, revalidating: stale, hardTimeout: options.hardTimeout)
-            // Decided inside the one shared call, before its callers are released: a caller arriving after the
-            // failure finds the throttle, so the failing upstream is asked once per period.
-            switch result {
-            case .success: throttle.lift(flightKey)
-            case .failure(let error):
-                if usable != nil, error.isRecoverableFromCache {
-                    throttle.throttle(flightKey, for: options.failSafeThrottleDuration, now: self.clock.now())
+            flightKey, generation: generation, joining: .anyCurrentCall, waitingAtMost: wait,
+            leading: {
+                () async -> InFlightLeaderStep<
+                    Result<DataWithSource<T.Response>, API<T.ErrorBody>>, UpstreamCarry<T.Response>
+                > in
+                // A caller that found no throttle may lead a call just after another call set one: it asks no one.
+                if usable != nil, throttle.isThrottled(flightKey, at: self.clock.now()) {
+                    return .answered(.failure(.network(Self.throttledError)))
                 }
-            }
-            return result
-        }
+                let step = await self.secondLevelStep(request, placement, generation: generation, revalidating: stale)
+                if case .answered(.success) = step { throttle.lift(flightKey) }
+                return step
+            },
+            operation: { carry in
+                let result = await self.boundedUpstreamRead(
+                    request, placement, generation: generation, carry, hardTimeout: options.hardTimeout)
+                // Decided inside the one shared call, before its callers are released: a caller arriving after the
+                // failure finds the throttle, so the failing upstream is asked once per period.
+                switch result {
+                case .success: throttle.lift(flightKey)
+                case .failure(let error):
+                    if usable != nil, error.isRecoverableFromCache {
+                        throttle.throttle(flightKey, for: options.failSafeThrottleDuration, now: self.clock.now())
+                    }
+                }
+                return result
+            })
         switch outcome {
         case .answered(let answer):
             if answer.joined { cache.record(.deduplicatedJoin(key: placement.key), in: placement.scope) }
@@ -96,16 +104,17 @@ extension APIService {
         }
     }
 
-    /// The upstream read, given up after the hard timeout (the transfer is cancelled) with a timeout error.
-    private func boundedNetworkRead<T: RequestType>(
+    /// The upstream read, given up after the hard timeout (the transfer is cancelled) with a timeout error. The
+    /// second level was read before, by the flight's leader, within its own read deadline.
+    private func boundedUpstreamRead<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
         generation: CacheGeneration,
-        revalidating stale: CachedValue<T.Response>?,
+        _ carry: UpstreamCarry<T.Response>,
         hardTimeout: Duration?
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
         let outcome = await CacheDeadlineRace.race(hardTimeout) {
-            await self.networkRead(request, placement, generation: generation, revalidating: stale)
+            await self.upstreamRead(request, placement, generation: generation, carry)
         }
         switch outcome {
         case .answered(let result): return result

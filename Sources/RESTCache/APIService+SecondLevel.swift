@@ -12,6 +12,12 @@ struct SecondLevelVisit: Sendable {
     var restoredTimeout: Timeout?
 }
 
+/// What the upstream part of a flight goes on from: the second level's visit and the entry to revalidate.
+struct UpstreamCarry<Value: Sendable>: Sendable {
+    var visit: SecondLevelVisit
+    var stale: CachedValue<Value>?
+}
+
 /// The outcome of asking the second level before the upstream.
 enum SecondLevelOutcome<Value: Sendable>: Sendable {
     /// A fresh entry, now in memory: the answer.

@@ -259,13 +259,16 @@ public final class APIService: Sendable {
         // Network-only and network-first reads ask for an answer that left after they asked (pull-to-refresh).
         let joining: CachedRequestStateManager.Joining =
             request.cachePolicy.readsCacheFirst ? .anyCurrentCall : .newCallOnly
-        let outcome = await requestStates.run(flightKey, generation: generation, joining: joining) {
-            await self.networkRead(
-                request, placement, generation: generation, revalidating: stale, refreshingLateAfter: lateShare)
-        }
-        guard let outcome else { return .failure(.cancelled) }
-        if outcome.joined { cache.record(.deduplicatedJoin(key: placement.key), in: placement.scope) }
-        return outcome.value
+        let outcome = await requestStates.run(
+            flightKey, generation: generation, joining: joining,
+            leading: {
+                await self.secondLevelStep(
+                    request, placement, generation: generation, revalidating: stale, refreshingLateAfter: lateShare)
+            },
+            operation: { carry in await self.upstreamRead(request, placement, generation: generation, carry) })
+        guard case .answered(let answer) = outcome else { return .failure(.cancelled) }
+        if answer.joined { cache.record(.deduplicatedJoin(key: placement.key), in: placement.scope) }
+        return answer.value
     }
 
     /// Requests that differ in their own headers (e.g. `Accept-Language`) must not share a flight.
@@ -286,20 +289,47 @@ public final class APIService: Sendable {
         revalidating stale: CachedValue<T.Response>?,
         refreshingLateAfter lateShare: Double? = nil
     ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
-        // A background refresh or a flight that starts after close reads and sends nothing.
-        if isClosed { return .failure(.invalidRequest(.serviceClosed)) }
-        var stale = stale
-        var visit = SecondLevelVisit()
-        if let secondLevel, request.cachePolicy.readsCacheFirst {
-            switch await consultSecondLevel(
-                secondLevel, request, placement, generation: generation, stale: stale, refreshingLateAfter: lateShare)
-            {
-            case .served(let answer): return .success(answer)
-            case .upstream(let result, let revalidating):
-                visit = result
-                stale = revalidating
-            }
+        switch await secondLevelStep(
+            request, placement, generation: generation, revalidating: stale, refreshingLateAfter: lateShare)
+        {
+        case .answered(let result): return result
+        case .continuing(let carry): return await upstreamRead(request, placement, generation: generation, carry)
         }
+    }
+
+    /// The first step of a flight, which its leader takes in its own task: the second level's answer, or what the
+    /// upstream read needs (the generation to write back with, the entry a 304 would confirm).
+    func secondLevelStep<T: RequestType>(
+        _ request: T,
+        _ placement: RequestPlan.CachePlacement,
+        generation: CacheGeneration,
+        revalidating stale: CachedValue<T.Response>?,
+        refreshingLateAfter lateShare: Double? = nil
+    ) async -> InFlightLeaderStep<Result<DataWithSource<T.Response>, API<T.ErrorBody>>, UpstreamCarry<T.Response>> {
+        // A background refresh or a flight that starts after close reads and sends nothing.
+        if isClosed { return .answered(.failure(.invalidRequest(.serviceClosed))) }
+        guard let secondLevel, request.cachePolicy.readsCacheFirst else {
+            return .continuing(UpstreamCarry(visit: SecondLevelVisit(), stale: stale))
+        }
+        switch await consultSecondLevel(
+            secondLevel, request, placement, generation: generation, stale: stale, refreshingLateAfter: lateShare)
+        {
+        case .served(let answer): return .answered(.success(answer))
+        case .upstream(let visit, let revalidating):
+            return .continuing(UpstreamCarry(visit: visit, stale: revalidating))
+        }
+    }
+
+    /// The upstream part of a flight, in its own task: send (conditionally on the stale entry), decode, store in
+    /// memory and in the second level.
+    func upstreamRead<T: RequestType>(
+        _ request: T,
+        _ placement: RequestPlan.CachePlacement,
+        generation: CacheGeneration,
+        _ carry: UpstreamCarry<T.Response>
+    ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
+        if isClosed { return .failure(.invalidRequest(.serviceClosed)) }
+        let (visit, stale) = (carry.visit, carry.stale)
         let response: CurlHTTPClient.Response
         switch await send(request, placement: placement, conditionalOn: stale) {
         case .success(let answer): response = answer

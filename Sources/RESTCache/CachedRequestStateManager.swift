@@ -75,6 +75,40 @@ public final class CachedRequestStateManager: Sendable {
         }
     }
 
+    /// ``run(_:generation:joining:waitingAtMost:operation:)`` with a first step the leader takes in its own task (see
+    /// `InFlightCalls.run(_:generation:joining:waitingAtMost:leading:work:)`): a second-level hit answers the call
+    /// there, with no task started and no hand-off; otherwise `operation` goes on from what it carries.
+    public func run<Value: Sendable, Carry: Sendable>(
+        _ key: Key,
+        generation: CacheGeneration,
+        joining: Joining = .anyCurrentCall,
+        waitingAtMost timeout: Duration? = nil,
+        leading first: () async -> InFlightLeaderStep<Value, Carry>,
+        operation: @escaping @Sendable (Carry) async -> Value
+    ) async -> CacheRaceOutcome<(value: Value, joined: Bool)> {
+        let outcome = await calls.run(
+            key, generation: generation, joining: joining, waitingAtMost: timeout,
+            leading: { () async -> InFlightLeaderStep<any Sendable, Carry> in
+                switch await first() {
+                case .answered(let value): return .answered(value)
+                case .continuing(let carry): return .continuing(carry)
+                }
+            },
+            work: { carry in await operation(carry) })
+        let answer: (value: any Sendable, joined: Bool)
+        switch outcome {
+        case .answered(let given): answer = given
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        }
+        if let typed = answer.value as? Value { return .answered((typed, answer.joined)) }
+        // Same key, different response type: not shareable; fetch on our own.
+        switch await first() {
+        case .answered(let value): return .answered((value, false))
+        case .continuing(let carry): return .answered((await operation(carry), false))
+        }
+    }
+
     /// Makes the scope's calls in flight unjoinable (they go on for their callers): after a successful mutation,
     /// no later read of the session is answered by a call that left before it.
     public func retireCalls(in scope: CacheScope) {
