@@ -62,6 +62,17 @@ static inline int ucs_hmac_sha256(
     return ok;
 }
 
+/// HMAC-SHA256 of `data` on a keyed context of the caller's own, used again: OpenSSL's HMAC starts over under the key
+/// it already has when initialised without one, which spares the duplicate and free of ucs_hmac_sha256.
+static inline int ucs_hmac_sha256_again(EVP_MAC_CTX *context, const uint8_t *data, size_t length, uint8_t out[32]) {
+    size_t written = 0;
+    return EVP_MAC_init(context, NULL, 0, NULL) == 1 && EVP_MAC_update(context, data, length) == 1
+        && EVP_MAC_final(context, out, &written, 32) == 1 && written == 32;
+}
+
+/// A context keyed as `keyed`, for ucs_hmac_sha256_again; free it with ucs_hmac_free.
+static inline EVP_MAC_CTX *ucs_hmac_copy(const EVP_MAC_CTX *keyed) { return EVP_MAC_CTX_dup(keyed); }
+
 // MARK: - HKDF-SHA256 (RFC 5869): extract then expand
 
 static inline int ucs_hkdf_sha256(

@@ -1,0 +1,1 @@
+../CacheCore/SanitizerMutex.swift
