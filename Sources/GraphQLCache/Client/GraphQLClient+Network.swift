@@ -51,32 +51,60 @@ extension GraphQLClient {
         failSafeThrottle: Duration? = nil,
         acceptsThrottled: Bool = false
     ) async -> NetworkOutcome {
+        let outcome = await networkAnswer(
+            request, storing: storing, joining: joining, readingSecondLevel: readingSecondLevel,
+            failSafeThrottle: failSafeThrottle, acceptsThrottled: acceptsThrottled, waitingAtMost: nil)
+        guard case .answered(let answer) = outcome else { return .failure(.cancelledError()) }
+        return answer
+    }
+
+    /// ``networkAnswer(_:storing:joining:readingSecondLevel:failSafeThrottle:acceptsThrottled:)``, the caller
+    /// waiting at most `timeout` for the upstream. The flight's leader reads the shared public answers and the second
+    /// level first, in its own task (bounded by the read deadline, not by `timeout`): such a hit starts no task and
+    /// no timeout race. Only the upstream exchange runs in a task of its own, which goes on past the timeout.
+    func networkAnswer(
+        _ request: PreparedRequest,
+        storing: Bool,
+        joining: InFlightCalls<FlightKey, NetworkOutcome>.Joining,
+        readingSecondLevel: Bool,
+        failSafeThrottle: Duration?,
+        acceptsThrottled: Bool,
+        waitingAtMost timeout: Duration?
+    ) async -> CacheRaceOutcome<NetworkOutcome> {
         let key = flightKey(request, storing: storing)
         let generation = store.generation(of: scope)
         let mutationsSeen = existingState?.landedMutations.withLock { $0 } ?? 0
-        let outcome = await flights.run(key, generation: generation, joining: joining) {
-            guard let failSafeThrottle else {
-                return await self.exchange(
+        let outcome = await flights.run(
+            key, generation: generation, joining: joining, waitingAtMost: timeout,
+            leading: {
+                await self.firstStep(
+                    request, key: key, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
+                    readingSecondLevel: readingSecondLevel, throttle: failSafeThrottle)
+            },
+            work: { secondLevelGeneration in
+                let outcome = await self.upstreamExchange(
                     request, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
-                    readingSecondLevel: readingSecondLevel)
-            }
-            return await self.throttledExchange(
-                request, key: key, throttle: failSafeThrottle, generation: generation, mutationsSeen: mutationsSeen,
-                readingSecondLevel: readingSecondLevel)
+                    secondLevelGeneration: secondLevelGeneration)
+                if let failSafeThrottle { self.updateThrottle(key, after: outcome, for: failSafeThrottle) }
+                return outcome
+            })
+        let answer: (value: NetworkOutcome, joined: Bool)
+        switch outcome {
+        case .answered(let given): answer = given
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
         }
-        guard let outcome else {
-            return .failure(.cancelledError())
-        }
-        if outcome.joined {
+        if answer.joined {
             store.record(.deduplicatedJoin(key: request.document.keyName), in: scope)
         }
-        if case .failure(let error) = outcome.value, error.code == .failSafeThrottled, !acceptsThrottled {
+        if case .failure(let error) = answer.value, error.code == .failSafeThrottled, !acceptsThrottled {
             let retried = await networkAnswer(
-                request, storing: storing, joining: .newCallOnly, readingSecondLevel: readingSecondLevel)
-            if case .success = retried { shared.throttle.lift(key) }
+                request, storing: storing, joining: .newCallOnly, readingSecondLevel: readingSecondLevel,
+                failSafeThrottle: nil, acceptsThrottled: false, waitingAtMost: timeout)
+            if case .answered(.success) = retried { shared.throttle.lift(key) }
             return retried
         }
-        return outcome.value
+        return .answered(answer.value)
     }
 
     /// Sends the operation, reads the answer and, when `storing`, merges it into the store unless the scope
@@ -89,24 +117,61 @@ extension GraphQLClient {
         mutationsSeen: UInt64?,
         readingSecondLevel: Bool = false
     ) async -> NetworkOutcome {
+        switch await firstStep(
+            request, key: nil, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
+            readingSecondLevel: readingSecondLevel, throttle: nil)
+        {
+        case .answered(let outcome): return outcome
+        case .continuing(let secondLevelGeneration):
+            return await upstreamExchange(
+                request, storing: storing, generation: generation, mutationsSeen: mutationsSeen,
+                secondLevelGeneration: secondLevelGeneration)
+        }
+    }
+
+    /// The first step of a flight, taken by its leader in its own task: a throttled query's failure, a public
+    /// answer another session shared, or the second level's; otherwise the generation the second level read (to write
+    /// the upstream's answer back with).
+    func firstStep(
+        _ request: PreparedRequest, key: FlightKey?, storing: Bool, generation: CacheGeneration, mutationsSeen: UInt64?,
+        readingSecondLevel: Bool, throttle: Duration?
+    ) async -> InFlightLeaderStep<NetworkOutcome, SecondLevelGeneration?> {
+        if throttle != nil, let key, shared.throttle.isThrottled(key, at: store.clock.now()) {
+            return .answered(.failure(.failSafeThrottledError()))
+        }
         // A background refresh or a flight that starts after close reads and sends nothing.
         if isClosed {
-            return .failure(.closedError())
+            return .answered(.failure(.closedError()))
         }
         if readingSecondLevel, storing, let mutationsSeen, configuration.sharesPublicResponses,
             request.document.kind == .query,
             let shared = servePublicResponse(request, generation: generation, mutationsSeen: mutationsSeen)
         {
-            return .success(shared)
+            if throttle != nil, let key { self.shared.throttle.lift(key) }
+            return .answered(.success(shared))
         }
-        var secondLevelGeneration: SecondLevelGeneration?
-        if readingSecondLevel, storing, let mutationsSeen, let secondLevel, request.document.kind == .query {
-            switch await consultSecondLevel(
-                secondLevel, request, generation: generation, mutationsSeen: mutationsSeen)
-            {
-            case .served(let answer): return .success(answer)
-            case .upstream(let readGeneration): secondLevelGeneration = readGeneration
-            }
+        guard readingSecondLevel, storing, let mutationsSeen, let secondLevel, request.document.kind == .query else {
+            return .continuing(nil)
+        }
+        switch await consultSecondLevel(secondLevel, request, generation: generation, mutationsSeen: mutationsSeen) {
+        case .served(let answer):
+            if throttle != nil, let key { shared.throttle.lift(key) }
+            return .answered(.success(answer))
+        case .upstream(let readGeneration): return .continuing(readGeneration)
+        }
+    }
+
+    /// The upstream part of a flight, in a task of its own: send, parse, merge into the store, write the second
+    /// level and share a public answer.
+    func upstreamExchange(
+        _ request: PreparedRequest,
+        storing: Bool,
+        generation: CacheGeneration,
+        mutationsSeen: UInt64?,
+        secondLevelGeneration: SecondLevelGeneration?
+    ) async -> NetworkOutcome {
+        if isClosed {
+            return .failure(.closedError())
         }
         let parsed: GraphQLHTTPResponse
         switch await answer(request) {

@@ -65,13 +65,10 @@ extension GraphQLClient {
         let timeout = stale != nil ? (resilience.softTimeout ?? resilience.hardTimeout) : resilience.hardTimeout
         let throttle = resilience.failSafeMaxDuration != nil ? resilience.failSafeThrottleDuration : nil
         let hasStale = stale != nil
-        let race = await CacheDeadlineRace.race(timeout) { () async -> NetworkOutcome? in
-            let outcome = await self.networkAnswer(
-                request, storing: true, joining: .anyCurrentCall, readingSecondLevel: true,
-                failSafeThrottle: throttle, acceptsThrottled: hasStale)
-            if case .failure(let error) = outcome, error.code == .cancelled { return nil }
-            return outcome
-        }
+        var race = await networkAnswer(
+            request, storing: true, joining: .anyCurrentCall, readingSecondLevel: true, failSafeThrottle: throttle,
+            acceptsThrottled: hasStale, waitingAtMost: timeout)
+        if case .answered(.failure(let error)) = race, error.code == .cancelled { race = .cancelled }
         switch race {
         case .answered(.success(let answer)):
             return result(from: answer, request: request, reader: reader)
@@ -118,20 +115,10 @@ extension GraphQLClient {
         }
     }
 
-    /// The upstream call of a query whose callers may be answered from fail-safe: while the query is throttled it
-    /// replays a `failSafeThrottled` failure without asking the upstream (each caller then serves what it holds,
-    /// or asks again itself when it holds nothing); a failure that allows fail-safe throttles it for `throttle`,
-    /// before the call's callers are released, so callers arriving later find the throttle; an answer lifts it.
-    func throttledExchange(
-        _ request: PreparedRequest, key: FlightKey, throttle: Duration, generation: CacheGeneration,
-        mutationsSeen: UInt64, readingSecondLevel: Bool
-    ) async -> NetworkOutcome {
-        if shared.throttle.isThrottled(key, at: store.clock.now()) {
-            return .failure(.failSafeThrottledError())
-        }
-        let outcome = await exchange(
-            request, storing: true, generation: generation, mutationsSeen: mutationsSeen,
-            readingSecondLevel: readingSecondLevel)
+    /// After the upstream call of a query whose callers may be answered from fail-safe: a failure that allows
+    /// fail-safe throttles it for `throttle`, before the call's callers are released, so callers arriving later find
+    /// the throttle (and serve what they hold, or ask again themselves when they hold nothing); an answer lifts it.
+    func updateThrottle(_ key: FlightKey, after outcome: NetworkOutcome, for throttle: Duration) {
         switch outcome {
         case .success:
             shared.throttle.lift(key)
@@ -140,6 +127,5 @@ extension GraphQLClient {
         case .failure:
             break
         }
-        return outcome
     }
 }
