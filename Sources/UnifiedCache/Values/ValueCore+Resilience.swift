@@ -47,29 +47,38 @@ extension ValueCore {
         let generation = store.generation(of: scope)
         let softTimeout = hasStale ? resilience.softTimeout : nil
         let outcome = await flights.run(
-            flight, generation: generation, waitingAtMost: softTimeout ?? resilience.hardTimeout
-        ) { () async -> FlightResult in
-            if hasStale, throttle.isThrottled(flight, at: self.store.clock.now()) {
-                return .failure(Self.throttled)
-            }
-            let raced = await CacheDeadlineRace.race(resilience.hardTimeout) { () async -> FlightResult? in
-                await self.produce(request, in: scope, session: session, generation: generation, factory: factory)
-            }
-            let result: FlightResult
-            switch raced {
-            case .answered(let answer): result = answer
-            case .timedOut: result = .failure(Self.timedOut(resilience.hardTimeout))
-            case .cancelled: result = .failure(CancellationError())
-            }
-            switch result {
-            case .success: throttle.lift(flight)
-            case .failure:
-                if hasStale {
-                    throttle.throttle(flight, for: resilience.failSafeThrottleDuration, now: self.store.clock.now())
+            flight, generation: generation, waitingAtMost: softTimeout ?? resilience.hardTimeout,
+            leading: { () async -> InFlightLeaderStep<FlightResult, SecondLevelGeneration?> in
+                if hasStale, throttle.isThrottled(flight, at: self.store.clock.now()) {
+                    return .answered(.failure(Self.throttled))
                 }
-            }
-            return result
-        }
+                let step = await self.secondLevelStep(
+                    Value.self, request, in: scope, session: session, generation: generation)
+                if case .answered(.success) = step { throttle.lift(flight) }
+                return step
+            },
+            work: { levelGeneration in
+                let raced = await CacheDeadlineRace.race(resilience.hardTimeout) { () async -> FlightResult? in
+                    await self.produce(
+                        request, in: scope, session: session, generation: generation,
+                        levelGeneration: levelGeneration, factory: factory)
+                }
+                let result: FlightResult
+                switch raced {
+                case .answered(let answer): result = answer
+                case .timedOut: result = .failure(Self.timedOut(resilience.hardTimeout))
+                case .cancelled: result = .failure(CancellationError())
+                }
+                switch result {
+                case .success: throttle.lift(flight)
+                case .failure:
+                    if hasStale {
+                        throttle.throttle(
+                            flight, for: resilience.failSafeThrottleDuration, now: self.store.clock.now())
+                    }
+                }
+                return result
+            })
         switch outcome {
         case .answered(let answer):
             if case .failure = answer.value, let usable {

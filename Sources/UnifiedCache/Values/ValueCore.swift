@@ -82,10 +82,17 @@ final class ValueCore: Sendable {
                 request, flight: flight, resilience: resilience, session: session, factory: factory)
         }
         let generation = store.generation(of: scope)
-        let answer = await flights.run(flight, generation: generation) {
-            await self.produce(request, in: scope, session: session, generation: generation, factory: factory)
-        }
-        guard let (result, joined) = answer else { throw CancellationError() }
+        let answer = await flights.run(
+            flight, generation: generation,
+            leading: {
+                await self.secondLevelStep(Value.self, request, in: scope, session: session, generation: generation)
+            },
+            work: { levelGeneration in
+                await self.produce(
+                    request, in: scope, session: session, generation: generation, levelGeneration: levelGeneration,
+                    factory: factory)
+            })
+        guard case .answered((let result, let joined)) = answer else { throw CancellationError() }
         if joined { counters.withLock { $0.joinedCalls += 1 } }
         // The flight is keyed by the value's type: a success always holds a `Value`, so the cast cannot fail.
         guard let value = try result.get() as? Value else { throw CancellationError() }
@@ -98,26 +105,48 @@ final class ValueCore: Sendable {
         _ request: ValueRequest, in scope: CacheScope, session: CacheSession?, generation: CacheGeneration,
         factory: @Sendable () async throws -> Value
     ) async -> FlightResult {
-        let level = request.options.secondLevel == .allowed ? secondLevel.map { ValueSecondLevel(front: $0) } : nil
-        var levelGeneration: SecondLevelGeneration?
-        if let level {
-            switch await level.read(Value.self, key: request.key, in: scope, coder: coder) {
-            case .unavailable:
-                break
-            case .miss(let found, let undecodable):
-                levelGeneration = found
-                if undecodable { counters.withLock { $0.decodeFailures += 1 } }
-            case .hit(let value, let entry):
-                counters.withLock { $0.secondLevelHits += 1 }
-                if session?.isClosed != true {
-                    store.insert(
-                        value, byteCost: entry.body.count, key: request.key, scope: scope,
-                        metadata: request.metadata(timeout: entry.remainingTimeout(at: level.front.wallClockNow())),
-                        ifGeneration: generation)
-                }
-                return .success(value)
-            }
+        switch await secondLevelStep(Value.self, request, in: scope, session: session, generation: generation) {
+        case .answered(let result): return result
+        case .continuing(let levelGeneration):
+            return await produce(
+                request, in: scope, session: session, generation: generation, levelGeneration: levelGeneration,
+                factory: factory)
         }
+    }
+
+    /// The first step of a flight, taken by its leader in its own task: the second level's value (now in memory),
+    /// or the generation it read, to write the factory's value back with.
+    func secondLevelStep<Value: Codable & Sendable>(
+        _ type: Value.Type, _ request: ValueRequest, in scope: CacheScope, session: CacheSession?,
+        generation: CacheGeneration
+    ) async -> InFlightLeaderStep<FlightResult, SecondLevelGeneration?> {
+        guard request.options.secondLevel == .allowed, let front = secondLevel else { return .continuing(nil) }
+        let level = ValueSecondLevel(front: front)
+        switch await level.read(Value.self, key: request.key, in: scope, coder: coder) {
+        case .unavailable:
+            return .continuing(nil)
+        case .miss(let found, let undecodable):
+            if undecodable { counters.withLock { $0.decodeFailures += 1 } }
+            return .continuing(found)
+        case .hit(let value, let entry):
+            counters.withLock { $0.secondLevelHits += 1 }
+            if session?.isClosed != true {
+                store.insert(
+                    value, byteCost: entry.body.count, key: request.key, scope: scope,
+                    metadata: request.metadata(timeout: entry.remainingTimeout(at: level.front.wallClockNow())),
+                    ifGeneration: generation)
+            }
+            return .answered(.success(value))
+        }
+    }
+
+    /// The factory's part of a flight, in a task of its own: run it, then store its value in memory (and in the
+    /// second level, under the generation the first step read).
+    func produce<Value: Codable & Sendable>(
+        _ request: ValueRequest, in scope: CacheScope, session: CacheSession?, generation: CacheGeneration,
+        levelGeneration: SecondLevelGeneration?, factory: @Sendable () async throws -> Value
+    ) async -> FlightResult {
+        let level = request.options.secondLevel == .allowed ? secondLevel.map { ValueSecondLevel(front: $0) } : nil
         let value: Value
         do {
             value = try await factory()
