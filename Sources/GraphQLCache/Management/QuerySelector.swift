@@ -8,7 +8,12 @@ struct QuerySelector {
 
     /// Reads `Name({"id":"101"})` (members in any order) as a key, anything else as an operation name.
     init(_ text: String) {
-        if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
+        // A bare operation name (what a domain clear passes) has no `(` byte, and then no `(` character either:
+        // that answer costs one pass over its bytes instead of a walk over its characters.
+        if !text.utf8.contains(UInt8(ascii: "(")) {
+            operationName = text
+            canonicalVariables = nil
+        } else if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
             let variables = try? GraphQLJSON(
                 parsing: String(text[text.index(after: open)..<text.index(before: text.endIndex)])),
             let object = variables.objectValue
