@@ -10,7 +10,7 @@ struct QuerySelector {
     init(_ text: String) {
         // A bare operation name (what a domain clear passes) has no `(` byte, and then no `(` character either:
         // that answer costs one pass over its bytes instead of a walk over its characters.
-        if !text.utf8.contains(UInt8(ascii: "(")) {
+        if !Self.hasOpeningParenthesis(text) {
             operationName = text
             canonicalVariables = nil
         } else if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
@@ -24,6 +24,11 @@ struct QuerySelector {
             operationName = text
             canonicalVariables = nil
         }
+    }
+
+    private static func hasOpeningParenthesis(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "(")) }
+            ?? text.utf8.contains(UInt8(ascii: "("))
     }
 
     func matches(_ key: GraphQLQueryKey) -> Bool {

@@ -203,9 +203,11 @@ final class ReplicationCoordinator: ReplicationReceiver {
     }
 
     /// Queues one clear; the keyed hash that names its session on the wire is computed on the sealing thread, off
-    /// the caller's path.
-    func publish(_ clear: ReplicatedClear, naming session: ReplicationOutbox.Session?) {
+    /// the caller's path. The clear is built only when it is to be published: a clear applied from another replica
+    /// (which publishes nothing) does not spell its reason's wire name for nothing.
+    func publish(_ makeClear: @autoclosure () -> ReplicatedClear, naming session: ReplicationOutbox.Session?) {
         guard !Self.publishingSuppressed else { return }
+        let clear = makeClear()
         let span = InstrumentedOperation(
             instrumentation, replicating: clear, over: transport)
         defer { span?.end() }
@@ -327,8 +329,10 @@ struct SessionReplicationLink: Sendable {
     /// on the wire, so a clear's caller pays for no HMAC.
     let identity: String
 
-    func publish(_ clear: ReplicatedClear) {
-        coordinator.publish(clear, naming: .identity(identity))
+    /// Publishes the clear `makeClear` builds, unless this is the application of another replica's clear (then
+    /// nothing is built).
+    func publish(_ makeClear: @autoclosure () -> ReplicatedClear) {
+        coordinator.publish(makeClear(), naming: .identity(identity))
     }
 }
 
