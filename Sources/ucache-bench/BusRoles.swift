@@ -85,7 +85,8 @@ enum BusRoles {
         let delays = recorders.flatMap(\.delays).map(String.init).joined(separator: ",")
         announce(
             "RESULT {\"hubs\":\(count),\"cpuSeconds\":\(cpuAfter - cpuBefore),"
-                + "\"wallSeconds\":\(Double(wallAfter - wallBefore) / 1e9),\"applied\":\(applied),\"delays\":[\(delays)]}")
+                + "\"wallSeconds\":\(Double(wallAfter - wallBefore) / 1e9),\"applied\":\(applied),\"delays\":[\(delays)]}"
+        )
         _ = sessions
         exit(0)
     }

@@ -59,7 +59,8 @@ struct ReplicationClearCheckTests {
     @Test("a batch is checked as it is decoded: each clear's range, offset and session name; refused whole")
     func batchCheck() throws {
         let items = Self.messages.enumerated().map {
-            ReplicationBatchCodec.Item(plaintext: ReplicationMessageCodec.encode($0.element), ageOffset: UInt32($0.offset))
+            ReplicationBatchCodec.Item(
+                plaintext: ReplicationMessageCodec.encode($0.element), ageOffset: UInt32($0.offset))
         }
         let bytes = ReplicationBatchCodec.encode(items)
         let checked = try #require(ReplicationBatchCodec.check(bytes, maximumAgeOffset: 60_000))

@@ -57,7 +57,8 @@ extension ReplicationCoordinator {
         case .domain(let name, let reason):
             guard let domain = try? CacheDomain.Name(name) else { return .applied }
             // A constant operation name: the report of a replicated clear is read by no one.
-            await manager.clear(domain: domain, operation: "replicated clear(domain:)", reason: ClearReason(replicatedName: reason))
+            await manager.clear(
+                domain: domain, operation: "replicated clear(domain:)", reason: ClearReason(replicatedName: reason))
         case .restMutation(let method, let path, let entities):
             applyRESTMutation(method: method, path: path, entities: entities, session: session, hub: hub)
         case .graphQLMutation(let records):
