@@ -10,7 +10,9 @@ holding the publisher's session, or none with --held 0) under callgrind, and a p
 sending domain clears for --seconds, at --rate (default 300 a second) and at 1 a second. The subscriber's
 instructions of the second run are taken from the first's and divided by the difference in clears received:
 start-up, health checks and idle polling cancel out, what remains is receiving, opening, checking and applying.
-Valgrind runs with --fair-sched=yes (the subscriber's threads take turns as on a real machine). With --keep, both
+The figure mixes a per-clear and a per-message cost, so it moves with how many clears the publisher's batching
+window put in a message (printed as messages=): two runs with different --window-us (e.g. 50000 and 200000)
+separate the two. Valgrind runs with --fair-sched=yes (the subscriber's threads take turns as on a real machine). With --keep, both
 callgrind dumps are copied to DIR (busy.out, idle.out) for callgrind_annotate.
 """
 import argparse
