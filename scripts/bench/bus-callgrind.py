@@ -12,8 +12,8 @@ instructions of the second run are taken from the first's and divided by the dif
 start-up, health checks and idle polling cancel out, what remains is receiving, opening, checking and applying.
 The figure mixes a per-clear and a per-message cost, so it moves with how many clears the publisher's batching
 window put in a message (printed as messages=): two runs with different --window-us (e.g. 50000 and 200000)
-separate the two. Valgrind runs with --fair-sched=yes (the subscriber's threads take turns as on a real machine). With --keep, both
-callgrind dumps are copied to DIR (busy.out, idle.out) for callgrind_annotate.
+separate the two. Valgrind runs with --fair-sched=yes (the subscriber's threads take turns as on a real machine).
+With --keep, both callgrind dumps are copied to DIR (busy.out, idle.out) for callgrind_annotate.
 """
 import argparse
 import json
