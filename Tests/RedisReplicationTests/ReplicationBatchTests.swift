@@ -95,6 +95,54 @@ struct ReplicationBatchTests {
         await fleet.shutdown()
     }
 
+    @Test("in one batch, clears of sessions B does not hold are passed over undecoded, the others applied in order")
+    func mixedBatchPassesOverUnheld() async throws {
+        let fleet = try await BatchingFleet("batchmixed")
+        let hash = try fleet.aliceHash()
+        let stranger = String(repeating: "5e", count: 32)  // a wire name no session here has
+        let onB = fleet.alice(on: fleet.b)
+        _ = try await onB.rest.perform(with: balance).get()
+        let sent = [
+            ReplicationMessage(session: stranger, clear: .everything(reason: "logout", endsSession: true)),
+            ReplicationMessage(session: hash, clear: .domain(name: "balances", reason: "manual")),
+            ReplicationMessage(session: stranger, clear: .domain(name: "balances", reason: "manual")),
+            ReplicationMessage(session: nil, clear: .query("q1")),
+        ]
+
+        try #require(fleet.a.replication).send(contentsOf: sent)
+        try await waitUntil { (fleet.b.replicationStatistics?.unknownSession ?? 0) == 3 }
+
+        #expect(fleet.b.replicationStatistics?.applied == 1)
+        #expect(fleet.b.replication?.undecodedUnheldClears == 2, "the clear naming no session is decoded")
+        #expect(try await onB.source(of: balance) == .network, "alice's clear in the middle was applied")
+        #expect(fleet.b.sessionCount == 1)
+        await fleet.shutdown()
+    }
+
+    @Test("a message whose clears all name sessions B does not hold is passed over whole, a clear of every session not")
+    func wholeMessagePassedOver() async throws {
+        let fleet = try await BatchingFleet("batchpassover")
+        let stranger = String(repeating: "5e", count: 32)
+        let onB = fleet.alice(on: fleet.b)
+        _ = try await onB.rest.perform(with: balance).get()
+        let strangers = (0..<5).map { _ in
+            ReplicationMessage(session: stranger, clear: .domain(name: "balances", reason: "manual"))
+        }
+        try #require(fleet.a.replication).send(contentsOf: strangers)
+        try await waitUntil { (fleet.b.replicationStatistics?.unknownSession ?? 0) == 5 }
+        #expect(fleet.b.replication?.undecodedUnheldClears == 5)
+        #expect(try await onB.source(of: balance) == .cache)
+
+        // Named, but a clear of every session: applied to alice's session whatever the name.
+        let everySession = ReplicationMessage(
+            session: stranger, clear: .domainsInEverySession(names: ["balances"], reason: "settingsChanged"))
+        try #require(fleet.a.replication).send(contentsOf: [everySession])
+        try await waitUntil { (fleet.b.replicationStatistics?.applied ?? 0) == 1 }
+        #expect(fleet.b.replication?.undecodedUnheldClears == 5)
+        #expect(try await onB.source(of: balance) == .network)
+        await fleet.shutdown()
+    }
+
     @Test("with a batching window, clears made one after the other within it share one message")
     func windowGathersClearsMadeOneByOne() async throws {
         // Stretched under the sanitizers, within the window's 1 s ceiling.

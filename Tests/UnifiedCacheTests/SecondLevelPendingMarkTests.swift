@@ -72,6 +72,18 @@ struct SecondLevelPendingMarkTests {
         #expect(harness.b.secondLevelStatistics?.hits == 1)
     }
 
+    @Test("with a second level, a clear of a session not held here is decoded, not passed over: its marks are kept")
+    func unheldClearDecodedForMarks() async throws {
+        let harness = try await SecondLevelHarness("l2-pending-decoded", replicating: true)
+        defer { Task { await harness.shutdown() } }
+        await harness.session(harness.a, .alice).cacheManager.clearPayeesCache()
+        try await harness.waitUntilUnknown(harness.b, 1)
+
+        let coordinator = try #require(harness.b.replication)
+        #expect(coordinator.undecodedUnheldClears == 0)
+        #expect(coordinator.state.withLock { $0.pendingMarks?.count } == 1)
+    }
+
     @Test("a logout B does not apply to a session it counts as newer still marks the second level on B")
     func logoutPredatingSession() async throws {
         // A's replication clock runs 10 s behind B's: B counts alice's session as created after A's logout.

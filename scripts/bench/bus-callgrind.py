@@ -3,16 +3,22 @@
 machine, where the CPU time of `ucache-bench bus` does not).
 
     scripts/bench/bus-callgrind.py [--bench PATH] [--held 0|1] [--rate N] [--seconds N] [--batch N] [--window-us N]
+        [--keep DIR]
 
 Starts a redis-server on a free loopback port, then twice: one subscriber process of `ucache-bench bus` (one hub,
 holding the publisher's session, or none with --held 0) under callgrind, and a publisher (not under valgrind)
 sending domain clears for --seconds, at --rate (default 300 a second) and at 1 a second. The subscriber's
 instructions of the second run are taken from the first's and divided by the difference in clears received:
 start-up, health checks and idle polling cancel out, what remains is receiving, opening, checking and applying.
+The figure mixes a per-clear and a per-message cost, so it moves with how many clears the publisher's batching
+window put in a message (printed as messages=): two runs with different --window-us (e.g. 50000 and 200000)
+separate the two. Valgrind runs with --fair-sched=yes (the subscriber's threads take turns as on a real machine).
+With --keep, both callgrind dumps are copied to DIR (busy.out, idle.out) for callgrind_annotate.
 """
 import argparse
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -40,7 +46,7 @@ def line_starting(process: subprocess.Popen, word: str) -> str:
 def run(bench: str, env: dict, options, rate: int, out: str) -> tuple:
     batching = ["--batch", str(options.batch), "--window-us", str(options.window_us)]
     subscriber = subprocess.Popen(
-        ["valgrind", "--tool=callgrind", "--separate-threads=no", f"--callgrind-out-file={out}", bench, "bus",
+        ["valgrind", "--tool=callgrind", "--fair-sched=yes", "--separate-threads=no", f"--callgrind-out-file={out}", bench, "bus",
          "--role", "subscriber", "--hubs", "1", "--held", str(options.held)] + batching,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
     line_starting(subscriber, "READY")
@@ -71,6 +77,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=int, default=4)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--window-us", type=int, default=50_000)
+    parser.add_argument("--keep", help="a directory to copy the two callgrind dumps to")
     options = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as directory:
@@ -83,6 +90,10 @@ def main() -> None:
             time.sleep(0.5)
             busy = run(options.bench, env, options, options.rate, os.path.join(directory, "busy.out"))
             idle = run(options.bench, env, options, 1, os.path.join(directory, "idle.out"))
+            if options.keep:
+                os.makedirs(options.keep, exist_ok=True)
+                for name in ("busy.out", "idle.out"):
+                    shutil.copy(os.path.join(directory, name), os.path.join(options.keep, name))
         finally:
             redis.terminate()
             redis.wait()

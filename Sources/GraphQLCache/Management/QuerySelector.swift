@@ -8,7 +8,12 @@ struct QuerySelector {
 
     /// Reads `Name({"id":"101"})` (members in any order) as a key, anything else as an operation name.
     init(_ text: String) {
-        if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
+        // A bare operation name (what a domain clear passes) has no `(` byte, and then no `(` character either:
+        // that answer costs one pass over its bytes instead of a walk over its characters.
+        if !Self.hasOpeningParenthesis(text) {
+            operationName = text
+            canonicalVariables = nil
+        } else if let open = text.firstIndex(of: "("), text.hasSuffix(")"),
             let variables = try? GraphQLJSON(
                 parsing: String(text[text.index(after: open)..<text.index(before: text.endIndex)])),
             let object = variables.objectValue
@@ -19,6 +24,11 @@ struct QuerySelector {
             operationName = text
             canonicalVariables = nil
         }
+    }
+
+    private static func hasOpeningParenthesis(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "(")) }
+            ?? text.utf8.contains(UInt8(ascii: "("))
     }
 
     func matches(_ key: GraphQLQueryKey) -> Bool {

@@ -34,8 +34,9 @@ struct ReplayRules: Sendable {
 extension ReplicationCoordinator {
     /// What `admit(_:)` decided about a payload.
     enum Admission {
-        /// Its clears in the order they were made (one for a v3 message), each with its own issue time.
-        case accepted([(message: ReplicationMessage, issuedAt: Int64)])
+        /// Its clears in the order they were made (one for a v3 message), each with its own issue time, checked but
+        /// not yet decoded.
+        case accepted(ReceivedClears)
         case own
         case rejected(ReplicationRejection)
     }
@@ -68,13 +69,21 @@ extension ReplicationCoordinator {
         }
         guard fresh else { return .rejected(.replayed) }
         guard envelope.isBatch else {
-            guard let message = ReplicationMessageCodec.decode(plaintext) else { return .rejected(.undecodable) }
-            return .accepted([(message, envelope.issuedAt)])
+            guard let checked = ReplicationMessageCodec.check(plaintext[...]) else { return .rejected(.undecodable) }
+            let clear = ReceivedClears.Clear(
+                range: plaintext.indices, issuedAt: envelope.issuedAt, session: checked.session)
+            return .accepted(ReceivedClears(plaintext: plaintext, clears: [clear]))
         }
-        guard let clears = ReplicationBatchCodec.decode(plaintext, maximumAgeOffset: rules.lifetime) else {
+        guard let clears = ReplicationBatchCodec.check(plaintext, maximumAgeOffset: rules.lifetime) else {
             return .rejected(.undecodable)
         }
-        return .accepted(clears.map { ($0.message, envelope.issuedAt - $0.ageOffset) })
+        return .accepted(
+            ReceivedClears(
+                plaintext: plaintext,
+                clears: clears.map {
+                    ReceivedClears.Clear(
+                        range: $0.range, issuedAt: envelope.issuedAt - $0.ageOffset, session: $0.checked.session)
+                }))
     }
 
     /// Whether a clear issued at `issuedAt` may touch a session created here at `createdAt`: only if the session

@@ -45,22 +45,42 @@ enum ReplicationBatchCodec {
     static func decode(
         _ bytes: [UInt8], maximumAgeOffset: Int64
     ) -> [(message: ReplicationMessage, ageOffset: Int64)]? {
+        guard let checked = check(bytes, maximumAgeOffset: maximumAgeOffset) else { return nil }
+        var clears: [(message: ReplicationMessage, ageOffset: Int64)] = []
+        clears.reserveCapacity(checked.count)
+        for clear in checked {
+            guard let message = ReplicationMessageCodec.decode(bytes[clear.range]) else { return nil }
+            clears.append((message, clear.ageOffset))
+        }
+        return clears
+    }
+
+    /// One clear of a checked batch: where its plaintext is, its age offset, and what checking it told.
+    struct CheckedClear {
+        var range: Range<Int>
+        var ageOffset: Int64
+        var checked: ReplicationMessageCodec.Checked
+    }
+
+    /// The clears of `bytes`, checked as ``decode(_:maximumAgeOffset:)`` reads them but not built: nil exactly when
+    /// it returns nil (so a batch is still refused whole before any of it is applied).
+    static func check(_ bytes: [UInt8], maximumAgeOffset: Int64) -> [CheckedClear]? {
         guard bytes.count >= headerLength else { return nil }
         let count = Int(bytes[0]) << 8 | Int(bytes[1])
         guard count >= 1, count <= maximumClears else { return nil }
         var offset = headerLength
-        var clears: [(message: ReplicationMessage, ageOffset: Int64)] = []
+        var clears: [CheckedClear] = []
         clears.reserveCapacity(count)
         for _ in 0..<count {
             guard bytes.count - offset >= perClearOverhead else { return nil }
             let age = Int64(integer(bytes, at: offset))
             let length = Int(integer(bytes, at: offset + 4))
             offset += perClearOverhead
-            guard age <= maximumAgeOffset, length <= bytes.count - offset,
-                let message = ReplicationMessageCodec.decode(bytes[offset..<(offset + length)])
-            else { return nil }
+            guard age <= maximumAgeOffset, length <= bytes.count - offset else { return nil }
+            let range = offset..<(offset + length)
+            guard let checked = ReplicationMessageCodec.check(bytes[range]) else { return nil }
             offset += length
-            clears.append((message, age))
+            clears.append(CheckedClear(range: range, ageOffset: age, checked: checked))
         }
         return offset == bytes.count ? clears : nil
     }

@@ -56,7 +56,9 @@ extension ReplicationCoordinator {
         case .account(let identifier): await manager.clearCache(forAccountId: identifier)
         case .domain(let name, let reason):
             guard let domain = try? CacheDomain.Name(name) else { return .applied }
-            await manager.clear(domain: domain, reason: ClearReason(replicatedName: reason))
+            // A constant operation name: the report of a replicated clear is read by no one.
+            await manager.clear(
+                domain: domain, operation: "replicated clear(domain:)", reason: ClearReason(replicatedName: reason))
         case .restMutation(let method, let path, let entities):
             applyRESTMutation(method: method, path: path, entities: entities, session: session, hub: hub)
         case .graphQLMutation(let records):

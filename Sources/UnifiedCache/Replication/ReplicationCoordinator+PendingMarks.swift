@@ -53,7 +53,9 @@ extension ReplicationCoordinator {
         guard let front = hub.secondLevel, let effect = secondLevelClear(of: clear, hub: hub) else { return }
         let mark = front.clearMark()
         let outcome = state.withLock { state -> (scope: CacheScope?, everything: SecondLevelClearMarks.Mark?) in
-            if let session = state.sessions[hash]?.session { return (session.scope, nil) }
+            if let name = SessionWireName(hash), let session = state.sessions[name]?.session {
+                return (session.scope, nil)
+            }
             return (nil, state.pendingMarks?.record(effect, hash: hash, mark))
         }
         if let everything = outcome.everything { front.marks.markEverything(everything) }

@@ -8,8 +8,9 @@ import Synchronization
 /// Publishing never waits for the bus, nor for sealing: a clear is queued (``ReplicationOutbox``) and a thread of
 /// its own (``ReplicationSealingThread``) names its session, seals it and hands it to the transport, which queues
 /// too. Applying runs on one task of its own; while it applies, ``publishingSuppressed`` is set so that the clears it
-/// makes are not published again. What arrives is checked in `transportDidReceive(_:)` (size, seal, age, replay)
-/// before it is queued for applying.
+/// makes are not published again. What arrives is checked in `transportDidReceive(_:)` (size, seal, age, replay,
+/// and that every clear decodes) before it is queued for applying; a message whose clears all name sessions not held
+/// here is counted there instead, when no second level needs their marks (see ``ReceivedClears``).
 final class ReplicationCoordinator: ReplicationReceiver {
     /// Set while a received clear is applied (and while the hub publishes one message for many local clears): the
     /// hooks then publish nothing, so replicas never echo each other.
@@ -44,7 +45,13 @@ final class ReplicationCoordinator: ReplicationReceiver {
         var statistics = ReplicationStatistics()
         /// Session hash (under every key of the ring) → the live session. Weak: a session holds the coordinator
         /// (through its parts), and the hub's registry is what keeps sessions alive.
-        var sessions: [String: RegisteredSession] = [:]
+        var sessions: [SessionWireName: RegisteredSession] = [:]
+        /// Received clears found to concern no session here from their session name alone, never decoded (see
+        /// ``ReceivedClears``); counted in ``ReplicationStatistics/unknownSession`` too.
+        var undecodedUnheld = 0
+        /// Whether the hub has a second level, whose marks a clear of a session not held here still owes (see
+        /// `rememberForUnheldSession`): such clears are then decoded.
+        var decodesUnheld = false
         /// Each sender's anti-replay window, and when it last sent (see `AntiReplayWindows`).
         var replayWindows = AntiReplayWindows()
         /// Second-level clear marks owed to sessions this replica does not hold yet (nil without a second level).
@@ -55,7 +62,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     enum Work: Sendable {
         /// The clears of one received message, in order: one work item (one hop to the applying task) per message.
-        case apply([(message: ReplicationMessage, issuedAt: Int64)])
+        case apply(ReceivedClears)
         case dropLocalEntries(ReplicationEvent.DropCause)
         case publishDropRequest
     }
@@ -81,6 +88,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
         let work = work
         state.withLock { state in
             state.hub = WeakHub(hub: hub)
+            state.decodesUnheld = hub.secondLevel != nil
             state.pendingMarks = hub.secondLevel.map {
                 PendingClearMarks(maximumAge: $0.configuration.maximumTimeToLive)
             }
@@ -109,6 +117,9 @@ final class ReplicationCoordinator: ReplicationReceiver {
         return statistics
     }
 
+    /// Received clears of sessions not held here that were counted without being decoded (see ``ReceivedClears``).
+    var undecodedUnheldClears: Int { state.withLock { $0.undecodedUnheld } }
+
     /// Now on the replication clock, in milliseconds since 1970.
     var nowMilliseconds: Int64 { ReplayRules.milliseconds(since1970: clock.wallClockNow()) }
 
@@ -131,7 +142,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
         let hashes = secret.sessionHashes(of: identity)
         let owed = state.withLock { state -> (front: SecondLevelFront, taken: PendingClearMarks.Taken)? in
             for (index, hash) in hashes.enumerated() {
-                state.sessions[hash] = RegisteredSession(session: session, createdAt: created, isPrimary: index == 0)
+                guard let name = SessionWireName(hash) else { continue }
+                state.sessions[name] = RegisteredSession(session: session, createdAt: created, isPrimary: index == 0)
             }
             guard state.pendingMarks?.isEmpty == false, let front = state.hub.hub?.secondLevel,
                 let taken = state.pendingMarks?.take(hashes, now: front.wallClockNow())
@@ -152,15 +164,25 @@ final class ReplicationCoordinator: ReplicationReceiver {
     /// Forgets an ended session (only that object: a newer session of the same scope stays registered).
     func unregister(_ session: CacheSession) {
         guard case .session(let identity) = session.scope else { return }
-        let hashes = secret.sessionHashes(of: identity)
+        let names = secret.sessionHashes(of: identity).compactMap(SessionWireName.init)
         state.withLock { state in
-            for hash in hashes where state.sessions[hash]?.session === session || state.sessions[hash]?.session == nil {
-                state.sessions[hash] = nil
+            for name in names where state.sessions[name]?.session === session || state.sessions[name]?.session == nil {
+                state.sessions[name] = nil
             }
         }
     }
 
-    func registered(forHash hash: String) -> RegisteredSession? { state.withLock { $0.sessions[hash] } }
+    func registered(forHash hash: String) -> RegisteredSession? {
+        guard let name = SessionWireName(hash) else { return nil }
+        return state.withLock { $0.sessions[name] }
+    }
+
+    /// Whether the session named `name` is held here and live, as ``apply(_:issuedAt:to:)`` tells before applying.
+    func holds(_ name: SessionWireName?, in hub: CacheHub) -> Bool {
+        guard let name, let registered = state.withLock({ $0.sessions[name] }), let session = registered.session
+        else { return false }
+        return hub.isLive(session)
+    }
     var liveSessions: [CacheSession] { registeredSessions.compactMap(\.session) }
     /// Every registered session once (under its current-key name).
     var registeredSessions: [RegisteredSession] { state.withLock { $0.sessions.values.filter(\.isPrimary) } }
@@ -181,9 +203,11 @@ final class ReplicationCoordinator: ReplicationReceiver {
     }
 
     /// Queues one clear; the keyed hash that names its session on the wire is computed on the sealing thread, off
-    /// the caller's path.
-    func publish(_ clear: ReplicatedClear, naming session: ReplicationOutbox.Session?) {
+    /// the caller's path. The clear is built only when it is to be published: a clear applied from another replica
+    /// (which publishes nothing) does not spell its reason's wire name for nothing.
+    func publish(_ makeClear: @autoclosure () -> ReplicatedClear, naming session: ReplicationOutbox.Session?) {
         guard !Self.publishingSuppressed else { return }
+        let clear = makeClear()
         let span = InstrumentedOperation(
             instrumentation, replicating: clear, over: transport)
         defer { span?.end() }
@@ -194,8 +218,8 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     func transportDidReceive(_ payload: [UInt8]) {
         switch admit(payload) {
-        case .accepted(let clears):
-            inbox.yield(.apply(clears))
+        case .accepted(let received):
+            if !passOver(received) { inbox.yield(.apply(received)) }
         case .own: state.withLock { $0.statistics.ignoredOwn += 1 }
         case .rejected(let reason): reject(reason)
         }
@@ -225,6 +249,22 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     // MARK: Applying
 
+    /// Counts a message here, on the transport's thread, when every clear in it names a session not held here and
+    /// no second level needs their marks: applying them would change nothing, so they take no hop to the applying
+    /// task and are never decoded. False (the message is to be queued) otherwise. A session registered meanwhile
+    /// is registered after the message arrived, as if the applying task had been idle.
+    private func passOver(_ received: ReceivedClears) -> Bool {
+        let (hub, decodesUnheld) = state.withLock { ($0.hub.hub, $0.decodesUnheld) }
+        guard let hub, !decodesUnheld,
+            !received.clears.contains(where: { $0.session == nil || holds(received.sessionName($0), in: hub) })
+        else { return false }
+        state.withLock { state in
+            state.statistics.unknownSession += received.clears.count
+            state.undecodedUnheld += received.clears.count
+        }
+        return true
+    }
+
     private func perform(_ item: Work) async {
         if case .publishDropRequest = item {
             send(ReplicationMessage(session: nil, clear: .dropLocalCaches))
@@ -233,10 +273,18 @@ final class ReplicationCoordinator: ReplicationReceiver {
         await Self.$publishingSuppressed.withValue(true) {
             guard let hub else { return }
             switch item {
-            case .apply(let clears):
-                var (applied, unknownSession) = (0, 0)
-                for clear in clears {
-                    switch await apply(clear.message, issuedAt: clear.issuedAt, to: hub) {
+            case .apply(let received):
+                var (applied, unknownSession, undecoded) = (0, 0, 0)
+                // With a second level, a clear of a session not held here still leaves marks (see
+                // `rememberForUnheldSession`), which need the clear itself; without one it changes nothing.
+                let decodesUnheld = hub.secondLevel != nil
+                for clear in received.clears {
+                    if !decodesUnheld, clear.session != nil, !holds(received.sessionName(clear), in: hub) {
+                        (unknownSession, undecoded) = (unknownSession + 1, undecoded + 1)
+                        continue
+                    }
+                    guard let message = received.message(clear) else { continue }
+                    switch await apply(message, issuedAt: clear.issuedAt, to: hub) {
                     case .applied: applied += 1
                     case .unknownSession: unknownSession += 1
                     case .predatesSession: reject(.predatesSession)
@@ -245,6 +293,7 @@ final class ReplicationCoordinator: ReplicationReceiver {
                 state.withLock { state in
                     state.statistics.applied += applied
                     state.statistics.unknownSession += unknownSession
+                    state.undecodedUnheld += undecoded
                 }
             case .dropLocalEntries(let cause):
                 let (entries, records) = await dropLocalEntries(of: hub, reason: .custom("replicationGap"))
@@ -280,8 +329,10 @@ struct SessionReplicationLink: Sendable {
     /// on the wire, so a clear's caller pays for no HMAC.
     let identity: String
 
-    func publish(_ clear: ReplicatedClear) {
-        coordinator.publish(clear, naming: .identity(identity))
+    /// Publishes the clear `makeClear` builds, unless this is the application of another replica's clear (then
+    /// nothing is built).
+    func publish(_ makeClear: @autoclosure () -> ReplicatedClear) {
+        coordinator.publish(makeClear(), naming: .identity(identity))
     }
 }
 

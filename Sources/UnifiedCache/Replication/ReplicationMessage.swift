@@ -53,6 +53,10 @@ extension ClearReason {
     /// The reason named on the wire; an unknown name becomes `.custom(name)`, so a newer sender never breaks an
     /// older receiver.
     init(replicatedName name: String) {
+        if let known = name.utf8.withContiguousStorageIfAvailable(Self.init(asciiReplicatedName:)), let known {
+            self = known
+            return
+        }
         switch name {
         case "logout": self = .logout
         case "sessionExpired": self = .sessionExpired
@@ -70,6 +74,34 @@ extension ClearReason {
             } else {
                 self = .custom(name)
             }
+        }
+    }
+
+    /// The names a reason is sent under, but for `custom(…)`.
+    private static let wireNames: [(StaticString, ClearReason)] = [
+        ("logout", .logout), ("sessionExpired", .sessionExpired), ("principalChanged", .principalChanged),
+        ("sessionEvicted", .sessionEvicted), ("accountSwitch", .accountSwitch), ("userRefresh", .userRefresh),
+        ("mutation", .mutation), ("settingsChanged", .settingsChanged), ("memoryPressure", .memoryPressure),
+        ("manual", .manual),
+    ]
+
+    /// ``init(replicatedName:)`` of an ASCII name, compared byte by byte (for ASCII, what the string comparisons
+    /// decide); nil for any other name, which the string comparisons then read.
+    private init?(asciiReplicatedName name: UnsafeBufferPointer<UInt8>) {
+        guard ReplicationMessageCodec.isASCII(UnsafeRawBufferPointer(name)) else { return nil }
+        for (wire, reason) in Self.wireNames where wire.utf8CodeUnitCount == name.count {
+            let matches = wire.withUTF8Buffer { $0.elementsEqual(name) }
+            if matches {
+                self = reason
+                return
+            }
+        }
+        let prefix: StaticString = "custom("
+        let opens = name.count > prefix.utf8CodeUnitCount && prefix.withUTF8Buffer { name.starts(with: $0) }
+        if opens, name.last == UInt8(ascii: ")") {
+            self = .custom(String(decoding: name[prefix.utf8CodeUnitCount..<(name.count - 1)], as: UTF8.self))
+        } else {
+            self = .custom(String(decoding: name, as: UTF8.self))
         }
     }
 }

@@ -73,11 +73,58 @@ enum ReplicationMessageCodec {
 
     /// The message a slice holds (a batch's clear, read in place).
     static func decode(_ bytes: ArraySlice<UInt8>) -> ReplicationMessage? {
-        var reader = Reader(bytes: bytes)
-        guard let session = reader.optional({ $0.string() }), let raw = reader.byte(), let kind = Kind(rawValue: raw),
-            let clear = clear(kind, from: &reader), reader.bytes.isEmpty
-        else { return nil }
-        return ReplicationMessage(session: session, clear: clear)
+        bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(buffer, origin: bytes.startIndex)
+            guard let session = reader.optional({ $0.string() }), let raw = reader.byte(),
+                let kind = Kind(rawValue: raw), let clear = clear(kind, from: &reader), reader.isEmpty
+            else { return nil }
+            return ReplicationMessage(session: session, clear: clear)
+        }
+    }
+
+    /// What ``check(_:)`` learns of a clear without building it.
+    struct Checked: Equatable {
+        /// Where the session name is in the checked bytes, for a clear of one session that names one; nil for a
+        /// clear of every session (whatever it names) and for one that names none. A receiver looks it up before
+        /// decoding the clear.
+        var session: Range<Int>?
+    }
+
+    /// Whether `bytes` are exactly one well-formed message, by the same reading as ``decode(_:)-(ArraySlice<UInt8>)``
+    /// (every length, flag, kind and string's UTF-8 checked, nothing left over) without building its strings: nil
+    /// exactly when `decode` returns nil.
+    static func check(_ bytes: ArraySlice<UInt8>) -> Checked? {
+        bytes.withUnsafeBufferPointer { buffer -> Checked? in
+            var reader = Reader(buffer, origin: bytes.startIndex, builds: false)
+            guard let named = reader.flag() else { return nil }
+            var session: Range<Int>?
+            if named {
+                guard let range = reader.stringRange() else { return nil }
+                session = range
+            }
+            guard let raw = reader.byte(), let kind = Kind(rawValue: raw), clear(kind, from: &reader) != nil,
+                reader.isEmpty
+            else { return nil }
+            switch kind {
+            case .domainsInEverySession, .dropLocalCaches, .valueTagsInEveryScope: return Checked(session: nil)
+            default: return Checked(session: session)
+            }
+        }
+    }
+
+    /// Whether every byte of `text` is ASCII, eight at a time.
+    static func isASCII(_ text: UnsafeRawBufferPointer) -> Bool {
+        var high: UInt64 = 0
+        var index = 0
+        while index + 8 <= text.count {
+            high |= text.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < text.count {
+            high |= UInt64(text[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     private static func clear(_ kind: Kind, from reader: inout Reader) -> ReplicatedClear? {
@@ -145,10 +192,31 @@ enum ReplicationMessageCodec {
         }
     }
 
+    /// Reads a message's bytes in place, through a pointer valid for the reader's lifetime (it never escapes the
+    /// `withUnsafeBufferPointer` that made it): no slice is made, retained or released per field.
     private struct Reader {
-        var bytes: ArraySlice<UInt8>
+        private let buffer: UnsafeBufferPointer<UInt8>
+        /// The index of `buffer[0]` in the caller's collection (ranges are given in its indices).
+        private let origin: Int
+        private var index = 0
+        /// False: strings are checked as when built, but read as empty (what ``check(_:)`` needs).
+        private let builds: Bool
 
-        mutating func byte() -> UInt8? { bytes.popFirst() }
+        init(_ buffer: UnsafeBufferPointer<UInt8>, origin: Int, builds: Bool = true) {
+            self.buffer = buffer
+            self.origin = origin
+            self.builds = builds
+        }
+
+        /// Bytes not read yet.
+        var left: Int { buffer.count - index }
+        var isEmpty: Bool { index == buffer.count }
+
+        mutating func byte() -> UInt8? {
+            guard index < buffer.count else { return nil }
+            defer { index += 1 }
+            return buffer[index]
+        }
 
         mutating func flag() -> Bool? {
             switch byte() {
@@ -161,25 +229,36 @@ enum ReplicationMessageCodec {
         /// A 4-byte count, never more than the bytes left (every item takes at least one byte), so a forged count
         /// cannot make the decoder loop beyond the payload.
         mutating func count() -> Int? {
-            guard bytes.count >= 4 else { return nil }
-            let start = bytes.startIndex
+            guard left >= 4 else { return nil }
             let value =
-                Int(bytes[start]) << 24 | Int(bytes[start + 1]) << 16 | Int(bytes[start + 2]) << 8
-                | Int(bytes[start + 3])
-            bytes = bytes[(start + 4)...]
-            return value <= bytes.count ? value : nil
+                Int(buffer[index]) << 24 | Int(buffer[index + 1]) << 16 | Int(buffer[index + 2]) << 8
+                | Int(buffer[index + 3])
+            index += 4
+            return value <= left ? value : nil
         }
 
         mutating func string() -> String? {
+            guard let text = validString() else { return nil }
+            guard builds else { return "" }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[text]), as: UTF8.self)
+        }
+
+        /// Where the next string's bytes are (in the caller's indices), once its length and UTF-8 are checked.
+        mutating func stringRange() -> Range<Int>? {
+            validString().map { (origin + $0.lowerBound)..<(origin + $0.upperBound) }
+        }
+
+        /// Where in `buffer` the next string's bytes are, when its length fits and they are UTF-8: ASCII (session
+        /// hashes, names, reasons) is valid as it is; anything else is validated.
+        private mutating func validString() -> Range<Int>? {
             guard let length = count() else { return nil }
-            let start = bytes.startIndex
-            let text = bytes[start..<(start + length)]
-            bytes = bytes[(start + length)...]
-            return text.withUnsafeBufferPointer { text in
-                // ASCII (session hashes, names, reasons) is valid as it is; anything else is validated.
-                text.allSatisfy { $0 < 0x80 }
-                    ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
-            }
+            let range = index..<(index + length)
+            index += length
+            let text = UnsafeBufferPointer(rebasing: buffer[range])
+            let valid =
+                ReplicationMessageCodec.isASCII(UnsafeRawBufferPointer(text))
+                || String(validating: text, as: UTF8.self) != nil
+            return valid ? range : nil
         }
 
         mutating func strings() -> [String]? {
