@@ -93,8 +93,8 @@ static inline int ucs_hkdf_sha256(
 
 // MARK: - AES-256-GCM (96-bit nonce, 128-bit tag) with a keyed template
 //
-// The template holds the cipher and the expanded key; each seal or open runs on a copy, so one template serves every
-// thread.
+// The template holds the cipher and the expanded key; each seal or open runs on a copy of it that one thread uses at a
+// time (the Swift side keeps copies for reuse), so one template serves every thread.
 
 static inline EVP_CIPHER_CTX *ucs_aes256gcm_new(const uint8_t key[32]) {
     EVP_CIPHER *cipher = EVP_CIPHER_fetch(NULL, "AES-256-GCM", NULL);
@@ -111,43 +111,46 @@ static inline EVP_CIPHER_CTX *ucs_aes256gcm_new(const uint8_t key[32]) {
 
 static inline void ucs_aes256gcm_free(EVP_CIPHER_CTX *context) { EVP_CIPHER_CTX_free(context); }
 
+/// A context keyed as `keyed`, for the `_with` functions below (one thread at a time); free it with
+/// ucs_aes256gcm_free.
+static inline EVP_CIPHER_CTX *ucs_aes256gcm_copy(const EVP_CIPHER_CTX *keyed) {
+    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
+    if (context == NULL) return NULL;
+    if (EVP_CIPHER_CTX_copy(context, keyed) != 1) {
+        EVP_CIPHER_CTX_free(context);
+        return NULL;
+    }
+    return context;
+}
+
+/// Seals on a keyed context of the caller's own, started over with `nonce` (the key stays expanded in it).
 /// `out` receives the ciphertext (as long as the plaintext); `tag` the 16-byte tag.
-static inline int ucs_aes256gcm_seal(
-    const EVP_CIPHER_CTX *keyed, const uint8_t nonce[12], const uint8_t *aad, size_t aad_length,
+static inline int ucs_aes256gcm_seal_with(
+    EVP_CIPHER_CTX *context, const uint8_t nonce[12], const uint8_t *aad, size_t aad_length,
     const uint8_t *plaintext, size_t length, uint8_t *out, uint8_t tag[16]) {
     if (length > INT32_MAX || aad_length > INT32_MAX) return 0;
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    if (context == NULL) return 0;
     int written = 0;
-    int ok = EVP_CIPHER_CTX_copy(context, keyed) == 1
-        && EVP_EncryptInit_ex2(context, NULL, NULL, nonce, NULL) == 1
+    return EVP_EncryptInit_ex2(context, NULL, NULL, nonce, NULL) == 1
         && (aad_length == 0 || EVP_EncryptUpdate(context, NULL, &written, aad, (int)aad_length) == 1)
         && (length == 0 || EVP_EncryptUpdate(context, out, &written, plaintext, (int)length) == 1)
         && EVP_EncryptFinal_ex(context, out + (length == 0 ? 0 : written), &written) == 1
         && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, tag) == 1;
-    EVP_CIPHER_CTX_free(context);
-    return ok;
 }
 
-/// 1 when the tag authenticates nonce, associated data and ciphertext; `out` receives the plaintext. On 0 `out` must
-/// be discarded.
-static inline int ucs_aes256gcm_open(
-    const EVP_CIPHER_CTX *keyed, const uint8_t nonce[12], const uint8_t *aad, size_t aad_length,
+/// Opens on a keyed context of the caller's own, started over with `nonce`: 1 when the tag authenticates nonce,
+/// associated data and ciphertext; `out` receives the plaintext. On 0 `out` must be discarded.
+static inline int ucs_aes256gcm_open_with(
+    EVP_CIPHER_CTX *context, const uint8_t nonce[12], const uint8_t *aad, size_t aad_length,
     const uint8_t *ciphertext, size_t length, const uint8_t tag[16], uint8_t *out) {
     if (length > INT32_MAX || aad_length > INT32_MAX) return 0;
-    EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
-    if (context == NULL) return 0;
     int written = 0;
     uint8_t expected[16];
     for (int index = 0; index < 16; index++) expected[index] = tag[index];
-    int ok = EVP_CIPHER_CTX_copy(context, keyed) == 1
-        && EVP_DecryptInit_ex2(context, NULL, NULL, nonce, NULL) == 1
+    return EVP_DecryptInit_ex2(context, NULL, NULL, nonce, NULL) == 1
         && (aad_length == 0 || EVP_DecryptUpdate(context, NULL, &written, aad, (int)aad_length) == 1)
         && (length == 0 || EVP_DecryptUpdate(context, out, &written, ciphertext, (int)length) == 1)
         && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, expected) == 1
         && EVP_DecryptFinal_ex(context, out + (length == 0 ? 0 : written), &written) == 1;
-    EVP_CIPHER_CTX_free(context);
-    return ok;
 }
 
 // MARK: - Randomness and comparison
