@@ -7,9 +7,7 @@ struct InFlightCallsLeadingTests {
     typealias Upstream = InFlightCallsTests.Upstream
 
     private func waitUntil(_ condition: () -> Bool) async {
-        while !condition() {
-            await Task.yield()
-        }
+        await InFlightCallsTests.waitUntil(condition)
     }
 
     @Test("a first step that answers gives its value to callers who joined while it ran, and starts no call")

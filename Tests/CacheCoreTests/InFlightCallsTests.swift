@@ -32,10 +32,15 @@ struct InFlightCallsTests {
         }
     }
 
-    private func waitUntil(_ condition: () -> Bool) async {
+    /// Yields until `condition` holds (the calls under test are in this process: no wall-clock window).
+    static func waitUntil(_ condition: () -> Bool) async {
         while !condition() {
             await Task.yield()
         }
+    }
+
+    private func waitUntil(_ condition: () -> Bool) async {
+        await Self.waitUntil(condition)
     }
 
     @Test("callers of the same generation share one call")

@@ -66,19 +66,11 @@ struct KnownAnswerTests {
         #expect(hex(sealed) == "cea7403d4d606b6e074ec5d3baf39d18" + "d0d1c8a799996bf0265b98b5d48ab919")
         #expect(zeroKey.open(sealed, nonce: zeroNonce, authenticating: [UInt8]()) == [UInt8](repeating: 0, count: 16))
 
-        let key = AES256GCMKey(key: bytes("feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308"))
-        let nonce = bytes("cafebabefacedbaddecaf888")
-        let plaintext = bytes(
-            "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525"
-                + "b16aedf5aa0de657ba637b39")
-        let aad = bytes("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+        let vector = GCMCase16()
         sealed = []
-        key.seal(plaintext, nonce: nonce, authenticating: aad, appendingTo: &sealed)
-        #expect(
-            hex(sealed)
-                == "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838"
-                + "c5f61e6393ba7a0abcc9f662" + "76fc6ece0f4e1768cddf8853bb2d551b")
-        #expect(key.open(sealed, nonce: nonce, authenticating: aad) == plaintext)
+        vector.key.seal(vector.plaintext, nonce: vector.nonce, authenticating: vector.aad, appendingTo: &sealed)
+        #expect(hex(sealed) == vector.sealed)
+        #expect(vector.key.open(sealed, nonce: vector.nonce, authenticating: vector.aad) == vector.plaintext)
     }
 
     @Test("AES-256-GCM refuses a flipped byte, another nonce, other associated data and a short input")
@@ -114,6 +106,20 @@ struct KnownAnswerTests {
 
 func hex(_ bytes: some Sequence<UInt8>) -> String {
     bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+}
+
+/// The GCM specification's test case 16 (AES-256, 96-bit nonce, associated data, a plaintext of 60 bytes).
+struct GCMCase16 {
+    let key = AES256GCMKey(key: bytes("feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308"))
+    let nonce = bytes("cafebabefacedbaddecaf888")
+    let plaintext = bytes(
+        "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a721c3c0c95956809532fcf0e2449a6b525"
+            + "b16aedf5aa0de657ba637b39")
+    let aad = bytes("feedfacedeadbeeffeedfacedeadbeefabaddad2")
+    /// Ciphertext, then tag, in hex.
+    let sealed =
+        "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa8cb08e48590dbb3da7b08b1056828838"
+        + "c5f61e6393ba7a0abcc9f662" + "76fc6ece0f4e1768cddf8853bb2d551b"
 }
 
 func bytes(_ hex: String) -> [UInt8] {
