@@ -49,7 +49,8 @@ struct LoopExecutorTests {
     @Test("cancelling a task on the executor removes its transfer and throws cancelled")
     func cancellationOnTheExecutor() async throws {
         let tenant = try await FixtureServer.tenant("executorcancel")
-        try await tenant.setLatency(milliseconds: 5000, route: "GET /api/echo")
+        // Held until released: the request is surely in flight when the test acts, however slowly it runs.
+        try await tenant.holdAnswers(route: "GET /api/echo")
         let client = try CurlHTTPClient()
         let task = Task(executorPreference: client.executor) {
             try await client.execute(.init(url: tenant.url("/api/echo")))
@@ -62,6 +63,7 @@ struct LoopExecutorTests {
             try await client.execute(.init(url: tenant.url("/api/feature-flags")))
         }
         #expect(next.status == 200)
+        try await tenant.releaseHeldAnswers()
         await client.shutdown()
     }
 
@@ -80,7 +82,8 @@ struct LoopExecutorTests {
     @Test("shutdown fails the executor's waiting tasks with shutdown, and later tasks still run")
     func shutdownWithTasksOnTheExecutor() async throws {
         let tenant = try await FixtureServer.tenant("executorshutdown")
-        try await tenant.setLatency(milliseconds: 5000, route: "GET /api/echo")
+        // Held until released: the request is surely in flight when the test acts, however slowly it runs.
+        try await tenant.holdAnswers(route: "GET /api/echo")
         let client = try CurlHTTPClient()
         let waiting = (0..<4).map { _ in
             Task(executorPreference: client.executor) {
@@ -98,5 +101,6 @@ struct LoopExecutorTests {
         }.result
         #expect(errorCode(late) == .shutdown)
         #expect(await withTaskExecutorPreference(client.executor) { 7 } == 7)
+        try await tenant.releaseHeldAnswers()
     }
 }
