@@ -84,17 +84,11 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         joining: Joining = .anyCurrentCall,
         work: @escaping @Sendable () async -> Value
     ) async -> (value: Value, joined: Bool)? {
-        let (flight, isLeader) = enter(key, generation: generation, joining: joining)
-        if isLeader {
-            Task {
-                let value = await work()
-                self.land(flight, key: key, value: value, leaderWaits: true)
-            }
-        }
-        guard let value = await wait(on: flight) else {
-            return nil
-        }
-        return (value, !isLeader)
+        let outcome = await run(
+            key, generation: generation, joining: joining,
+            leading: { () async -> InFlightLeaderStep<Value, Void> in .continuing(()) }, work: { _ in await work() })
+        guard case .answered(let answer) = outcome else { return nil }
+        return answer
     }
 
     /// The joinable call for `key`, or a new one this caller leads.

@@ -279,26 +279,10 @@ public final class APIService: Sendable {
             + headers.map { "\($0.name.lowercased())=\($0.value)" }.joined(separator: "\u{1F}")
     }
 
-    /// The read inside the flight: the second level first (when the policy reads the cache first), then the
-    /// upstream. Waiters of the flight share both. An eager refresh (`lateShare`) takes the second level's entry
-    /// only when it has not lived that share of its life (another replica refreshed it).
-    func networkRead<T: RequestType>(
-        _ request: T,
-        _ placement: RequestPlan.CachePlacement,
-        generation: CacheGeneration,
-        revalidating stale: CachedValue<T.Response>?,
-        refreshingLateAfter lateShare: Double? = nil
-    ) async -> Result<DataWithSource<T.Response>, API<T.ErrorBody>> {
-        switch await secondLevelStep(
-            request, placement, generation: generation, revalidating: stale, refreshingLateAfter: lateShare)
-        {
-        case .answered(let result): return result
-        case .continuing(let carry): return await upstreamRead(request, placement, generation: generation, carry)
-        }
-    }
-
-    /// The first step of a flight, which its leader takes in its own task: the second level's answer, or what the
-    /// upstream read needs (the generation to write back with, the entry a 304 would confirm).
+    /// The first step of a flight, which its leader takes in its own task: the second level's answer (when the
+    /// policy reads the cache first), or what the upstream read needs (the generation to write back with, the entry
+    /// a 304 would confirm). An eager refresh (`lateShare`) takes the second level's entry only when it has not lived
+    /// that share of its life (another replica refreshed it).
     func secondLevelStep<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,

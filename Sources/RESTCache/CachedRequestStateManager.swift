@@ -51,13 +51,12 @@ public final class CachedRequestStateManager: Sendable {
         joining: Joining = .anyCurrentCall,
         operation: @escaping @Sendable () async -> Value
     ) async -> (value: Value, joined: Bool)? {
-        let outcome = await calls.run(key, generation: generation, joining: joining) { await operation() }
-        guard let outcome else { return nil }
-        guard let typed = outcome.value as? Value else {
-            // Same key, different response type: not shareable; fetch on our own.
-            return (await operation(), false)
-        }
-        return (typed, outcome.joined)
+        let outcome = await run(
+            key, generation: generation, joining: joining,
+            leading: { () async -> InFlightLeaderStep<Value, Void> in .continuing(()) },
+            operation: { _ in await operation() })
+        guard case .answered(let answer) = outcome else { return nil }
+        return answer
     }
 
     /// ``run(_:generation:joining:operation:)`` with the caller waiting at most `timeout` (nil: as long as it
@@ -70,9 +69,10 @@ public final class CachedRequestStateManager: Sendable {
         waitingAtMost timeout: Duration?,
         operation: @escaping @Sendable () async -> Value
     ) async -> CacheRaceOutcome<(value: Value, joined: Bool)> {
-        await CacheDeadlineRace.race(timeout) {
-            await self.run(key, generation: generation, joining: joining, operation: operation)
-        }
+        await run(
+            key, generation: generation, joining: joining, waitingAtMost: timeout,
+            leading: { () async -> InFlightLeaderStep<Value, Void> in .continuing(()) },
+            operation: { _ in await operation() })
     }
 
     /// ``run(_:generation:joining:waitingAtMost:operation:)`` with a first step the leader takes in its own task (see

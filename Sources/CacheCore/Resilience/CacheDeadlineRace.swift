@@ -119,8 +119,8 @@ extension InFlightCalls {
         waitingAtMost timeout: Duration?,
         work: @escaping @Sendable () async -> Value
     ) async -> CacheRaceOutcome<(value: Value, joined: Bool)> {
-        await CacheDeadlineRace.race(timeout) {
-            await self.run(key, generation: generation, joining: joining, work: work)
-        }
+        await run(
+            key, generation: generation, joining: joining, waitingAtMost: timeout,
+            leading: { () async -> InFlightLeaderStep<Value, Void> in .continuing(()) }, work: { _ in await work() })
     }
 }
