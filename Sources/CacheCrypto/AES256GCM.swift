@@ -1,5 +1,4 @@
 import COpenSSL
-import Synchronization
 
 /// An AES-256-GCM key (96-bit nonces, 128-bit tags) from OpenSSL, expanded once and used from any thread.
 ///
@@ -8,19 +7,10 @@ import Synchronization
 /// from a small pool (copied from the template when the pool is empty) and started over with its nonce: copying and
 /// freeing a context cost more than sealing a short value.
 package final class AES256GCMKey: @unchecked Sendable {
-    // @unchecked: `template` is written once in init and never changed, and is only read (copied); a pooled context is
-    // used by one thread at a time: taken out of its pool under the pool's lock, used, and put back under it.
+    // @unchecked: `template` is written once in init and never changed, and is only read (copied by the pools).
     private let template: OpaquePointer
-    private let sealing = Mutex<[Context]>([])
-    private let opening = Mutex<[Context]>([])
-    /// Contexts kept for reuse per pool beyond which a returned one is freed.
-    private static let spareLimit = 16
-
-    /// A keyed context out of a pool. `@unchecked Sendable`: it moves between threads only through its pool's lock,
-    /// and the thread that took it out is the only one using it until it is put back.
-    private struct Context: @unchecked Sendable {
-        let pointer: OpaquePointer
-    }
+    private let sealing: OpenSSLContextPool
+    private let opening: OpenSSLContextPool
 
     package static let keyLength = 32
     package static let nonceLength = 12
@@ -33,32 +23,11 @@ package final class AES256GCMKey: @unchecked Sendable {
             fatalError("OpenSSL's AES-256-GCM is unavailable: libcrypto is unusable")
         }
         template = made
+        sealing = OpenSSLContextPool(template: made, copy: { ucs_aes256gcm_copy($0) }, free: { ucs_aes256gcm_free($0) })
+        opening = OpenSSLContextPool(template: made, copy: { ucs_aes256gcm_copy($0) }, free: { ucs_aes256gcm_free($0) })
     }
 
-    deinit {
-        ucs_aes256gcm_free(template)
-        for context in sealing.withLock({ $0 }) + opening.withLock({ $0 }) { ucs_aes256gcm_free(context.pointer) }
-    }
-
-    /// A keyed context from `pool`, or a new copy of the template.
-    private func take(_ pool: borrowing Mutex<[Context]>) -> OpaquePointer {
-        guard let context = pool.withLock({ $0.popLast()?.pointer }) ?? ucs_aes256gcm_copy(template) else {
-            fatalError("OpenSSL could not copy an AES-256-GCM context: libcrypto is unusable")
-        }
-        return context
-    }
-
-    /// Keeps `context` for the next call after a completed operation; one that failed midway is freed.
-    private func give(_ context: OpaquePointer, back pool: borrowing Mutex<[Context]>, reusable: Bool) {
-        let kept =
-            reusable
-            && pool.withLock { spare in
-                guard spare.count < Self.spareLimit else { return false }
-                spare.append(Context(pointer: context))
-                return true
-            }
-        if !kept { ucs_aes256gcm_free(context) }
-    }
+    deinit { ucs_aes256gcm_free(template) }
 
     /// Appends the ciphertext of `plaintext` and then its 16-byte tag to `output`. `nonce` must be 12 bytes and never
     /// repeat under this key.
@@ -69,7 +38,7 @@ package final class AES256GCMKey: @unchecked Sendable {
         precondition(nonce.count == Self.nonceLength, "AES-256-GCM needs a 12-byte nonce")
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: plaintext.count + Self.tagLength))
-        let context = take(sealing)
+        let context = sealing.take()
         let ok = withContiguousBytes(of: plaintext) { plaintext in
             withContiguousBytes(of: associatedData) { aad in
                 nonce.withUnsafeBufferPointer { nonce in
@@ -82,7 +51,7 @@ package final class AES256GCMKey: @unchecked Sendable {
                 }
             }
         }
-        give(context, back: sealing, reusable: ok == 1)
+        sealing.give(context, reusable: ok == 1)
         precondition(ok == 1, "OpenSSL's AES-256-GCM seal failed: libcrypto is unusable")
     }
 
@@ -96,7 +65,7 @@ package final class AES256GCMKey: @unchecked Sendable {
         let length = sealed.count - Self.tagLength
         // One byte at least, so OpenSSL always gets a real buffer; trimmed below for an empty plaintext.
         var plaintext = [UInt8](repeating: 0, count: max(length, 1))
-        let context = take(opening)
+        let context = opening.take()
         let ok = withContiguousBytes(of: sealed) { sealed in
             withContiguousBytes(of: nonce) { nonce in
                 withContiguousBytes(of: associatedData) { aad in
@@ -109,7 +78,7 @@ package final class AES256GCMKey: @unchecked Sendable {
             }
         }
         // A refused open leaves the context mid-operation: freed, never reused.
-        give(context, back: opening, reusable: ok == 1)
+        opening.give(context, reusable: ok == 1)
         guard ok == 1 else { return nil }
         if length == 0 { plaintext.removeAll() }
         return plaintext
