@@ -14,7 +14,9 @@ import Synchronization
 /// on the miss path only; many identical concurrent reads with no clear still make exactly one call.
 ///
 /// The call runs in its own task, detached from any single caller, so one caller cancelling leaves the others
-/// (and the call) alone. The key is released when the call ends, so the next call after a failure tries again.
+/// (and the call) alone; a bounded first step (a second-level read) may run in the leader's task before it (see
+/// ``run(_:generation:joining:waitingAtMost:leading:work:)``). The key is released when the call ends, so the next
+/// call after a failure tries again.
 public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Whether a caller may be answered by a call already in flight.
     public enum Joining: Sendable {
