@@ -135,9 +135,12 @@ struct CacheSessionMiddlewareTests {
         func secondLevel() throws -> SecondLevelConfiguration {
             var store = try RedisSecondLevelConfiguration(url: url)
             store.keyPrefix = prefix
+            // A patient read deadline: with the default 5 ms, a loaded run turned a read into an unavailable one,
+            // which writes nothing (the first replica's write never came) or misses (the second replica fetched).
             return SecondLevelConfiguration(
                 store: RedisSecondLevelStore(configuration: store),
-                secret: try SecondLevelSecret(Array("a-fleet-secret-of-32-bytes-or-more".utf8)))
+                secret: try SecondLevelSecret(Array("a-fleet-secret-of-32-bytes-or-more".utf8)),
+                readDeadline: .milliseconds(TestTiming.milliseconds(10_000)))
         }
         let first = try await HummingbirdHarness("hb-l2", secondLevel: secondLevel())
         let second = try await HummingbirdHarness("hb-l2", secondLevel: secondLevel(), tenant: first.tenant)
