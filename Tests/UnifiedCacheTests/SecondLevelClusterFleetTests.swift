@@ -36,6 +36,7 @@ struct SecondLevelClusterFleetTests {
         let harness = try await SecondLevelHarness(
             "l2-cluster-logout", redisURL: url(cluster, first: 0), redisURLOfB: url(cluster, first: 1),
             replicating: true)
+        try await harness.waitForEveryNode()
         _ = try await harness.session(harness.a, .alice).source(of: accounts)
         try await harness.waitForWrites(harness.a, 1)
         #expect(try await harness.session(harness.b, .alice).source(of: accounts).source == .cache)
@@ -59,6 +60,7 @@ struct SecondLevelClusterFleetTests {
         let harness = try await SecondLevelHarness(
             "l2-cluster-kill", redisURL: url(cluster, first: 0), redisURLOfB: url(cluster, first: 1),
             replicating: true)
+        try await harness.waitForEveryNode()
         let users: [FixtureTenant.User] = [.alice, .bob, .carol]
         for user in users { _ = try await harness.session(harness.a, user).source(of: accounts) }
         try await labelled("A writes the three users' answers to the L2") {
@@ -96,6 +98,16 @@ struct SecondLevelClusterFleetTests {
         #expect(try await harness.counters().route("GET /api/accounts") == upstreamCalls + 1)
         await harness.shutdown()
         await cluster.stop()
+    }
+}
+
+extension SecondLevelHarness {
+    /// Waits until both stores are connected to every primary of the slot map: a store is ready once one node is,
+    /// and a read of a slot whose node it has not reached yet is unavailable (nothing is written for it).
+    fileprivate func waitForEveryNode() async throws {
+        try await waitUntil {
+            [stores.a, stores.b].allSatisfy { $0.nodes.known > 0 && $0.nodes.connected == $0.nodes.known }
+        }
     }
 }
 

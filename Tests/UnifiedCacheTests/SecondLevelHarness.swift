@@ -14,6 +14,8 @@ struct SecondLevelHarness {
     let redisURL: String
     let a: CacheHub
     let b: CacheHub
+    /// The stores of A and B, for what their hubs' statistics do not say (a cluster's nodes connected).
+    let stores: (a: RedisSecondLevelStore, b: RedisSecondLevelStore)
 
     /// - Parameters:
     ///   - redisURL: a server of the test's own (to pause or kill); the shared test Redis when nil.
@@ -35,15 +37,18 @@ struct SecondLevelHarness {
         if url.isEmpty { url = try await RedisTestServer.sharedURL() }
         self.redisURL = url
         let unique = "\(label):\(UUID().uuidString.prefix(8))"
-        a = try Self.hub(
+        let storeOfA: RedisSecondLevelStore
+        let storeOfB: RedisSecondLevelStore
+        (a, storeOfA) = try Self.hub(
             tenant: tenant, clock: clock, url: url, unique: unique, replicating: replicating, deadline: readDeadline,
             settings: try settings(), secret: secrets?.a, replicationClock: replicationClocks?.a,
             circuitBreaker: circuitBreaker)
-        b = try Self.hub(
+        (b, storeOfB) = try Self.hub(
             tenant: tenant, clock: clock, url: redisURLOfB ?? url, unique: unique, replicating: replicating,
             deadline: readDeadline,
             settings: try settings(), secret: secrets?.b, observer: secondLevelObserverOfB,
             replicationClock: replicationClocks?.b, circuitBreaker: circuitBreaker, instrumentation: instrumentationOfB)
+        stores = (storeOfA, storeOfB)
         for hub in [a, b] {
             try await waitUntil { hub.secondLevelStatistics?.store.isConnected == true }
             if replicating {
@@ -61,13 +66,14 @@ struct SecondLevelHarness {
         observer: (@Sendable (SecondLevelEvent) -> Void)? = nil, replicationClock: (any CacheClock)? = nil,
         circuitBreaker: SecondLevelConfiguration.CircuitBreaker? = .init(),
         instrumentation: (any CacheInstrumentation)? = nil
-    ) throws -> CacheHub {
+    ) throws -> (CacheHub, RedisSecondLevelStore) {
         var storeConfiguration = try RedisSecondLevelConfiguration(url: url)
         storeConfiguration.keyPrefix = "ucache-test:l2front:\(unique):"
         storeConfiguration.connection.commandTimeout = .milliseconds(TestTiming.milliseconds(1_000))
         storeConfiguration.connection.pingInterval = .milliseconds(250)
         storeConfiguration.connection.initialBackoff = .milliseconds(20)
         storeConfiguration.connection.maximumBackoff = .milliseconds(200)
+        let store = RedisSecondLevelStore(configuration: storeConfiguration)
         var replication: ReplicationConfiguration?
         if replicating {
             var bus = try RedisReplicationConfiguration(url: url)
@@ -87,16 +93,12 @@ struct SecondLevelHarness {
             maintenance: .init(interval: nil),
             replication: replication,
             secondLevel: SecondLevelConfiguration(
-                store: RedisSecondLevelStore(configuration: storeConfiguration),
+                store: store,
                 secret: try secret ?? SecondLevelSecret(Array(Self.secret.utf8)),
                 readDeadline: deadline, observer: observer, circuitBreaker: circuitBreaker)
         ).withBankingPresets()
         configuration.instrumentation = instrumentation
-        return try CacheHub(
-            configuration: configuration,
-            settings: settings,
-            clock: clock
-        )
+        return (try CacheHub(configuration: configuration, settings: settings, clock: clock), store)
     }
 
     func session(_ hub: CacheHub, _ user: FixtureTenant.User, id: String? = nil) -> CacheSession {
