@@ -7,7 +7,7 @@ import Synchronization
 /// process-wide counter when it is created and on every clear, and a dropped scope leaves no tombstone.
 /// Generic so the GraphQL normalized store can keep its records per scope with the same guarantees.
 public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
-    private let stripes: [PartitionStripe<Partition>]
+    @usableFromInline let stripes: [PartitionStripe<Partition>]
     /// Hands out generation numbers; 0 is never handed out and means "no partition".
     private let generationCounter = Atomic<UInt64>(0)
     /// The fallback reclaim's ranking of scopes (see `nextReclaimCandidate()`).
@@ -33,6 +33,10 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
     }
 
     /// Runs `body` on the scope's partition if it has one; `nil` otherwise (nothing is created).
+    ///
+    /// Inlinable: a store in another module (the GraphQL store's read) then calls it specialised for its own
+    /// partition, without looking up the stripe, slot and state types' generic metadata on every read.
+    @inlinable
     public func withExistingPartition<Result: Sendable>(
         _ scope: CacheScope,
         _ body: (inout Partition) -> Result
@@ -251,7 +255,8 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
 
     // MARK: - Internals
 
-    private func stripe(for key: HashedScope) -> PartitionStripe<Partition> {
+    @inlinable
+    func stripe(for key: HashedScope) -> PartitionStripe<Partition> {
         stripes[Int(UInt(bitPattern: key.hash) % UInt(stripes.count))]
     }
 

@@ -123,6 +123,9 @@ struct StoreDecodingLookupTests {
             ["name": "caf\u{E9}"], ["name": "caf\u{E9}"], ["name": "cafe\u{301}"], ["n": .double(0)],
             ["n": .double(-0.0)], ["n": .double(-0.0)], ["n": .int(1)], ["n": .double(1)],
             ["name": "a", "n": .int(2)], ["n": .int(2), "name": "a"], [:], [:],
+            // Same length, one byte apart: short strings, and strings past the small-string size.
+            ["name": "cafe"], ["name": "cafa"], ["name": "a-longer-name-of-thirty-bytes-1"],
+            ["name": "a-longer-name-of-thirty-bytes-2"], ["name": "a-longer-name-of-thirty-bytes-2"],
         ]
         for variables in sequence {
             #expect(document.queryKey(for: variables) == GraphQLQueryKey(operationName: "Q", variables: variables))

@@ -2,6 +2,12 @@ import CacheCrypto
 import GraphQLLanguage
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Parsed and prepared documents, kept per document text (and per typed operation), so a request never
 /// parses its document twice.
 ///
@@ -192,16 +198,29 @@ extension GraphQLJSON {
         case (.double(let left), .double(let right)):
             return left.bitPattern == right.bitPattern
         case (.string(let left), .string(let right)):
-            return left.utf8.elementsEqual(right.utf8)
+            return sameBytes(left, right)
         case (.array(let left), .array(let right)):
             return left.count == right.count && zip(left, right).allSatisfy { isSame($0, $1) }
         case (.object(let left), .object(let right)):
             return left.keys.count == right.keys.count
-                && zip(left.keys, right.keys).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+                && zip(left.keys, right.keys).allSatisfy { sameBytes($0, $1) }
                 && zip(left.values, right.values).allSatisfy { isSame($0, $1) }
         default:
             return false
         }
+    }
+
+    /// Whether two strings hold the same UTF-8 bytes: their lengths, then one `memcmp` where both are contiguous
+    /// (every native string), instead of a byte-by-byte walk of two iterators.
+    private static func sameBytes(_ left: String, _ right: String) -> Bool {
+        let count = left.utf8.count
+        guard count == right.utf8.count else { return false }
+        let compared = left.utf8.withContiguousStorageIfAvailable { leftBytes in
+            right.utf8.withContiguousStorageIfAvailable { rightBytes in
+                count == 0 || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, count) == 0
+            }
+        }
+        return (compared ?? nil) ?? left.utf8.elementsEqual(right.utf8)
     }
 }
 
