@@ -236,7 +236,7 @@ extension GraphQLNormalizedStore {
             ReadFacts(
                 touchedRecordKeys: reader.tracksTouched ? reader.touched : [],
                 oldestWrite: reader.oldestWrite,
-                oldestWriteByTypename: reader.oldestByTypename,
+                oldestWriteByTypename: reader.takeOldestByTypename(),
                 oldestWriteByCoordinate: reader.oldestByCoordinate,
                 upstreamExpiry: reader.upstreamExpiry
             )

@@ -49,12 +49,12 @@ extension GraphQLOperationDefinition {
     /// Variables the operation does not declare are kept (they are harmless and the upstream will reject them).
     public func resolvedVariables(_ provided: GraphQLJSONObject) -> GraphQLJSONObject {
         var resolved = provided
-        for definition in variableDefinitions where resolved[definition.name] == nil {
-            if let defaultValue = definition.defaultValue,
+        // Only a variable with a default can change anything: the others are not looked up (most have none).
+        for definition in variableDefinitions {
+            guard let defaultValue = definition.defaultValue, resolved[definition.name] == nil,
                 let value = GraphQLJSON(resolving: defaultValue, variables: GraphQLJSONObject())
-            {
-                resolved[definition.name] = value
-            }
+            else { continue }
+            resolved[definition.name] = value
         }
         return resolved
     }

@@ -317,6 +317,9 @@ struct RecordReader {
         if let currentTypename, let currentOldest,
             oldestByTypenameSoFar[currentTypename].map({ currentOldest < $0 }) ?? true
         {
+            // Room for a few typenames at once: the root's and one or two more is the common read, and a dictionary
+            // made for one grows (reallocates and rehashes) at the second.
+            if oldestByTypenameSoFar.isEmpty { oldestByTypenameSoFar.reserveCapacity(4) }
             oldestByTypenameSoFar[currentTypename] = currentOldest
         }
         currentOldest = nil
@@ -327,13 +330,14 @@ struct RecordReader {
         Set(touchedKeys)
     }
 
-    /// The oldest write time per typename among the fields read.
-    var oldestByTypename: [String: CacheInstant] {
-        var oldest = oldestByTypenameSoFar
-        if let currentTypename, let currentOldest, oldest[currentTypename].map({ currentOldest < $0 }) ?? true {
-            oldest[currentTypename] = currentOldest
-        }
-        return oldest
+    /// The oldest write time per typename among the fields read, handed over once the walk is done (the reader
+    /// keeps none: moving its dictionary out, rather than copying it to add the last typename, saves a copy).
+    mutating func takeOldestByTypename() -> [String: CacheInstant] {
+        flushTypename()
+        currentTypename = nil
+        currentRecord = nil
+        defer { oldestByTypenameSoFar = [:] }
+        return oldestByTypenameSoFar
     }
 
     /// Records a miss at the member `responseKey` of the current path.
