@@ -75,7 +75,9 @@ final class RedisLink {
     /// When the oldest reply still owed (a PUBLISH's or PING's on the publisher, the subscriber's PONG) was asked
     /// for; nil when none is owed.
     private var oldestOwed: ContinuousClock.Instant? {
-        switch (pending.first?.sentAt, subscriberPingSentAt) {
+        // Read in place (`first` would copy the entry, its payload retained and released, twice a round).
+        let publisherSince = pending.isEmpty ? nil : pending[0].sentAt
+        switch (publisherSince, subscriberPingSentAt) {
         case (let publisher?, let subscriber?): return min(publisher, subscriber)
         case (let publisher?, nil): return publisher
         case (nil, let subscriber): return subscriber
