@@ -61,26 +61,41 @@ package final class AES256GCMKey: @unchecked Sendable {
         _ sealed: some Collection<UInt8>, nonce: some Collection<UInt8>,
         authenticating associatedData: some Collection<UInt8>
     ) -> [UInt8]? {
-        guard nonce.count == Self.nonceLength, sealed.count >= Self.tagLength else { return nil }
-        let length = sealed.count - Self.tagLength
-        // One byte at least, so OpenSSL always gets a real buffer; trimmed below for an empty plaintext.
-        var plaintext = [UInt8](repeating: 0, count: max(length, 1))
-        let context = opening.take()
-        let ok = withContiguousBytes(of: sealed) { sealed in
+        withContiguousBytes(of: sealed) { sealed in
             withContiguousBytes(of: nonce) { nonce in
                 withContiguousBytes(of: associatedData) { aad in
-                    plaintext.withUnsafeMutableBufferPointer { out in
-                        ucs_aes256gcm_open_with(
-                            context, nonce.baseAddress, aad.baseAddress, aad.count, sealed.baseAddress, length,
-                            sealed.baseAddress! + length, out.baseAddress)
-                    }
+                    open(
+                        UnsafeRawBufferPointer(sealed), nonce: UnsafeRawBufferPointer(nonce),
+                        authenticating: UnsafeRawBufferPointer(aad))
                 }
             }
         }
+    }
+
+    /// ``open(_:nonce:authenticating:)`` on bytes the caller holds in place: what a receiver uses for a message it
+    /// reads where it arrived (no generic collection to walk, no copy of the input, the plaintext written into
+    /// its array once, uninitialised until OpenSSL writes it).
+    package func open(
+        _ sealed: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
+        authenticating associatedData: UnsafeRawBufferPointer
+    ) -> [UInt8]? {
+        guard nonce.count == Self.nonceLength, sealed.count >= Self.tagLength, let input = sealed.baseAddress else {
+            return nil
+        }
+        let length = sealed.count - Self.tagLength
+        let bytes = input.assumingMemoryBound(to: UInt8.self)
+        let context = opening.take()
+        var ok: Int32 = 0
+        // One byte at least, so OpenSSL always gets a real buffer; a refused open keeps none of what it wrote.
+        let plaintext = [UInt8](unsafeUninitializedCapacity: max(length, 1)) { out, count in
+            ok = ucs_aes256gcm_open_with(
+                context, nonce.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                associatedData.baseAddress?.assumingMemoryBound(to: UInt8.self), associatedData.count, bytes, length,
+                bytes + length, out.baseAddress)
+            count = ok == 1 ? length : 0
+        }
         // A refused open leaves the context mid-operation: freed, never reused.
         opening.give(context, reusable: ok == 1)
-        guard ok == 1 else { return nil }
-        if length == 0 { plaintext.removeAll() }
-        return plaintext
+        return ok == 1 ? plaintext : nil
     }
 }

@@ -165,6 +165,29 @@ final class RedisConnection {
         return ahead + (try parseAll())
     }
 
+    /// Reads what the socket holds now and hands `visit` every complete reply where hiredis parsed it, freeing each
+    /// when `visit` returns: for a caller that keeps one field of a reply (the subscriber, a message's payload), so
+    /// no reply is copied whole. Replies parsed while ``command(_:)`` waited are not among them: see
+    /// ``takeParsedAhead()``.
+    func readAvailable(visiting visit: (UnsafePointer<redisReply>) -> Void) throws(RedisReplicationError) {
+        try receiveAvailable()
+        while true {
+            var raw: UnsafeMutableRawPointer?
+            guard redisReaderGetReply(reader, &raw) == uch_ok else { throw readerError() }
+            guard let raw else { return }
+            defer { freeReplyObject(raw) }
+            visit(UnsafePointer(raw.assumingMemoryBound(to: redisReply.self)))
+        }
+    }
+
+    /// The replies parsed while ``command(_:)`` waited for its own, oldest first (almost always none); they come
+    /// before any reply ``readAvailable(visiting:)`` hands out.
+    func takeParsedAhead() -> [RedisReply] {
+        guard !parsedAhead.isEmpty else { return [] }
+        defer { parsedAhead.removeAll() }
+        return parsedAhead
+    }
+
     /// Feeds the reader everything the socket (or TLS) holds now, until it would block.
     private func receiveAvailable() throws(RedisReplicationError) {
         while true {

@@ -72,12 +72,24 @@ final class RedisLink {
         }
     }
 
+    /// When the oldest reply still owed (a PUBLISH's or PING's on the publisher, the subscriber's PONG) was asked
+    /// for; nil when none is owed.
+    private var oldestOwed: ContinuousClock.Instant? {
+        // Read in place (`first` would copy the entry, its payload retained and released, twice a round).
+        let publisherSince = pending.isEmpty ? nil : pending[0].sentAt
+        switch (publisherSince, subscriberPingSentAt) {
+        case (let publisher?, let subscriber?): return min(publisher, subscriber)
+        case (let publisher?, nil): return publisher
+        case (nil, let subscriber): return subscriber
+        }
+    }
+
     /// One round: health checks, writes, a poll() until something happens or a deadline, reads. Returns the
     /// payloads delivered on the channel.
     func turn(wakeReader: Int32) throws(RedisReplicationError) -> [[UInt8]] {
         var now = clock.now
         let timeout = configuration.commandTimeout
-        for sentAt in [pending.first?.sentAt, subscriberPingSentAt].compactMap({ $0 }) where now - sentAt > timeout {
+        if let oldest = oldestOwed, now - oldest > timeout {
             throw RedisReplicationError(.timedOut, "Redis did not answer within \(timeout).")
         }
         if now - lastPing >= configuration.pingInterval {
@@ -95,38 +107,43 @@ final class RedisLink {
         let subscriberWantsWrite = try !subscriber.flush()
 
         var deadline = lastPing + configuration.pingInterval
-        for sentAt in [pending.first?.sentAt, subscriberPingSentAt].compactMap({ $0 }) {
-            deadline = min(deadline, sentAt + timeout)
-        }
+        if let oldest = oldestOwed { deadline = min(deadline, oldest + timeout) }
         now = clock.now
         // Replies parsed while SUBSCRIBE waited (a message right behind its confirmation) are not on the socket.
         let buffered = (subscriber: subscriber.hasBufferedInput, publisher: publisher.hasBufferedInput)
         let wait = deadline > now && !buffered.subscriber && !buffered.publisher ? (deadline - now).milliseconds : 0
         let readable = Int16(POLLIN)
-        var descriptors = [
-            pollfd(fd: wakeReader, events: readable, revents: 0),
-            pollfd(
+        // On the stack: the round allocates nothing unless a message arrives.
+        let (wakeEvents, subscriberEvents, publisherEvents) = withUnsafeTemporaryAllocation(
+            of: pollfd.self, capacity: 3
+        ) { descriptors in
+            descriptors[0] = pollfd(fd: wakeReader, events: readable, revents: 0)
+            descriptors[1] = pollfd(
                 fd: subscriber.fileDescriptor, events: readable | (subscriberWantsWrite ? Int16(POLLOUT) : 0),
-                revents: 0),
-            pollfd(
+                revents: 0)
+            descriptors[2] = pollfd(
                 fd: publisher.fileDescriptor, events: readable | (publisherWantsWrite ? Int16(POLLOUT) : 0),
-                revents: 0),
-        ]
-        _ = poll(&descriptors, nfds_t(descriptors.count), Int32(wait))
+                revents: 0)
+            _ = poll(descriptors.baseAddress, 3, Int32(wait))
+            return (descriptors[0].revents, descriptors[1].revents, descriptors[2].revents)
+        }
         let ready = Int16(POLLIN) | Int16(POLLHUP) | Int16(POLLERR)
-        if descriptors[0].revents & readable != 0 { drainWakePipe(wakeReader) }
+        if wakeEvents & readable != 0 { drainWakePipe(wakeReader) }
         var messages: [[UInt8]] = []
-        if descriptors[1].revents & ready != 0 || buffered.subscriber {
-            for reply in try subscriber.readAvailable() {
-                guard case .array(let items) = reply, let kind = items.first?.text else { continue }
-                if kind == "message", items.count == 3, case .string(let payload) = items[2] {
-                    messages.append(payload)
-                } else if kind == "pong" {
-                    subscriberPingSentAt = nil
+        if subscriberEvents & ready != 0 || buffered.subscriber {
+            var ponged = false
+            func note(_ event: RedisPubSubEvent) {
+                switch event {
+                case .message(let payload): messages.append(payload)
+                case .pong: ponged = true
+                case .other: break
                 }
             }
+            for reply in subscriber.takeParsedAhead() { note(RedisPubSubEvent(reply)) }
+            try subscriber.readAvailable { reply in note(RedisPubSubEvent(reply)) }
+            if ponged { subscriberPingSentAt = nil }
         }
-        if descriptors[2].revents & ready != 0 || buffered.publisher {
+        if publisherEvents & ready != 0 || buffered.publisher {
             for reply in try publisher.readAvailable() {
                 guard let answered = pending.first else { break }
                 if case .error(let text) = reply {

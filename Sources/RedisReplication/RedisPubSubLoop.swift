@@ -104,11 +104,10 @@ final class RedisPubSubLoop: RedisLoopStopping, Sendable {
                 continue
             }
             do {
-                let outgoing = shared.withLock { shared in
-                    defer { shared.outbox.removeAll(keepingCapacity: true) }
-                    return shared.outbox
-                }
-                try current.publish(outgoing, channel: configuration.channel)
+                // Taken by a swap: a copy emptied in place would allocate a new buffer every round.
+                var outgoing: [[UInt8]] = []
+                shared.withLock { swap(&outgoing, &$0.outbox) }
+                if !outgoing.isEmpty { try current.publish(outgoing, channel: configuration.channel) }
                 let messages = try current.turn(wakeReader: wakePipe.reader)
                 let receiver = shared.withLock { $0.receiver }
                 for message in messages { receiver?.transportDidReceive(message) }

@@ -13,7 +13,13 @@ import Foundation
 final class RawRESPPeer: Sendable {
     let listener: SilentListener
 
-    init(answer: [UInt8]) throws {
+    convenience init(answer: [UInt8]) throws {
+        try self.init(answers: [answer])
+    }
+
+    /// Each connection gets `answers[n]` right after the n-th bytes the client sends (a command it waits on, then
+    /// the next): replies that arrive after a command's own, as a subscriber's messages do.
+    init(answers: [[UInt8]]) throws {
         let listener = try SilentListener()
         self.listener = listener
         let fd = listener.descriptor
@@ -21,18 +27,20 @@ final class RawRESPPeer: Sendable {
             while true {
                 let client = accept(fd, nil, nil)
                 guard client >= 0 else { return }  // the listener was closed
-                Thread.detachNewThread { Self.serve(client, answer) }
+                Thread.detachNewThread { Self.serve(client, answers) }
             }
         }
     }
 
-    private static func serve(_ client: Int32, _ answer: [UInt8]) {
+    private static func serve(_ client: Int32, _ answers: [[UInt8]]) {
         var buffer = [UInt8](repeating: 0, count: 4096)
-        guard recv(client, &buffer, buffer.count, 0) > 0 else {
-            _ = Glibc.close(client)
-            return
+        for answer in answers {
+            guard recv(client, &buffer, buffer.count, 0) > 0 else {
+                _ = Glibc.close(client)
+                return
+            }
+            _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
-        _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         while recv(client, &buffer, buffer.count, 0) > 0 {}  // until the client hangs up
         _ = Glibc.close(client)
     }

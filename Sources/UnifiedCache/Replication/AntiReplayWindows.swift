@@ -37,19 +37,33 @@ struct AntiReplayWindows {
         }
     }
 
-    private(set) var windows: [[UInt8]: Window] = [:]
+    /// Keyed by the sender id's two words: looked up on every received message.
+    private var bySender: [ReplicationSenderID: Window] = [:]
+
+    /// Each sender's window, keyed by its id's bytes (a copy, for inspection).
+    var windows: [[UInt8]: Window] {
+        Dictionary(uniqueKeysWithValues: bySender.map { ($0.key.bytes, $0.value) })
+    }
 
     /// Records `counter` for `sender` when it was not seen and is not older than the sender's window; false (a
     /// replay) otherwise.
     mutating func accept(sender: [UInt8], counter: UInt64, issuedAt: Int64, now: Int64, lifetime: Int64) -> Bool {
-        if let accepted = windows[sender]?.accept(counter, issuedAt: issuedAt) { return accepted }
-        if windows.count >= Self.limit {
-            windows = windows.filter { now - $0.value.issuedAt <= lifetime }
-            if windows.count >= Self.limit, let oldest = windows.min(by: { $0.value.issuedAt < $1.value.issuedAt }) {
-                windows[oldest.key] = nil
+        accept(
+            sender: ReplicationSenderID(sender), counter: counter, issuedAt: issuedAt, now: now, lifetime: lifetime)
+    }
+
+    /// ``accept(sender:counter:issuedAt:now:lifetime:)`` for a sender id already read as two words.
+    mutating func accept(
+        sender: ReplicationSenderID, counter: UInt64, issuedAt: Int64, now: Int64, lifetime: Int64
+    ) -> Bool {
+        if let accepted = bySender[sender]?.accept(counter, issuedAt: issuedAt) { return accepted }
+        if bySender.count >= Self.limit {
+            bySender = bySender.filter { now - $0.value.issuedAt <= lifetime }
+            if bySender.count >= Self.limit, let oldest = bySender.min(by: { $0.value.issuedAt < $1.value.issuedAt }) {
+                bySender[oldest.key] = nil
             }
         }
-        windows[sender] = Window(highest: counter, seen: 1, issuedAt: issuedAt)
+        bySender[sender] = Window(highest: counter, seen: 1, issuedAt: issuedAt)
         return true
     }
 }

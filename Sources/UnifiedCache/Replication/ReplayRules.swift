@@ -47,9 +47,9 @@ extension ReplicationCoordinator {
     /// latest clear's (the envelope's issued-at), and it is refused whole when any check or any clear in it fails.
     func admit(_ payload: [UInt8]) -> Admission {
         guard payload.count <= rules.maximumPayloadBytes else { return .rejected(.oversize) }
-        let envelope: ReplicationEnvelope
+        let envelope: ReplicationSealer.ReceivedHeader
         let plaintext: [UInt8]
-        switch sealer.open(payload) {
+        switch sealer.receive(payload) {
         case .malformed: return .rejected(.malformed)
         case .own: return .own
         case .unauthentic: return .rejected(.unauthentic)
@@ -74,16 +74,12 @@ extension ReplicationCoordinator {
                 range: plaintext.indices, issuedAt: envelope.issuedAt, session: checked.session)
             return .accepted(ReceivedClears(plaintext: plaintext, clears: [clear]))
         }
-        guard let clears = ReplicationBatchCodec.check(plaintext, maximumAgeOffset: rules.lifetime) else {
-            return .rejected(.undecodable)
+        let clears = ReplicationBatchCodec.check(plaintext, maximumAgeOffset: rules.lifetime) {
+            ReceivedClears.Clear(
+                range: $0.range, issuedAt: envelope.issuedAt - $0.ageOffset, session: $0.checked.session)
         }
-        return .accepted(
-            ReceivedClears(
-                plaintext: plaintext,
-                clears: clears.map {
-                    ReceivedClears.Clear(
-                        range: $0.range, issuedAt: envelope.issuedAt - $0.ageOffset, session: $0.checked.session)
-                }))
+        guard let clears else { return .rejected(.undecodable) }
+        return .accepted(ReceivedClears(plaintext: plaintext, clears: clears))
     }
 
     /// Whether a clear issued at `issuedAt` may touch a session created here at `createdAt`: only if the session

@@ -65,31 +65,42 @@ enum ReplicationBatchCodec {
     /// The clears of `bytes`, checked as ``decode(_:maximumAgeOffset:)`` reads them but not built: nil exactly when
     /// it returns nil (so a batch is still refused whole before any of it is applied).
     static func check(_ bytes: [UInt8], maximumAgeOffset: Int64) -> [CheckedClear]? {
-        guard bytes.count >= headerLength else { return nil }
-        let count = Int(bytes[0]) << 8 | Int(bytes[1])
-        guard count >= 1, count <= maximumClears else { return nil }
-        var offset = headerLength
-        var clears: [CheckedClear] = []
-        clears.reserveCapacity(count)
-        for _ in 0..<count {
-            guard bytes.count - offset >= perClearOverhead else { return nil }
-            let age = Int64(integer(bytes, at: offset))
-            let length = Int(integer(bytes, at: offset + 4))
-            offset += perClearOverhead
-            guard age <= maximumAgeOffset, length <= bytes.count - offset else { return nil }
-            let range = offset..<(offset + length)
-            guard let checked = ReplicationMessageCodec.check(bytes[range]) else { return nil }
-            offset += length
-            clears.append(CheckedClear(range: range, ageOffset: age, checked: checked))
+        check(bytes, maximumAgeOffset: maximumAgeOffset) { $0 }
+    }
+
+    /// ``check(_:maximumAgeOffset:)``, each clear made into what the caller keeps as it is checked (one array, not a
+    /// second one mapped from the first).
+    static func check<Clear>(
+        _ bytes: [UInt8], maximumAgeOffset: Int64, _ make: (CheckedClear) -> Clear
+    ) -> [Clear]? {
+        bytes.withUnsafeBufferPointer { bytes -> [Clear]? in
+            guard bytes.count >= headerLength else { return nil }
+            let count = Int(bytes[0]) << 8 | Int(bytes[1])
+            guard count >= 1, count <= maximumClears else { return nil }
+            var offset = headerLength
+            var clears: [Clear] = []
+            clears.reserveCapacity(count)
+            for _ in 0..<count {
+                guard bytes.count - offset >= perClearOverhead else { return nil }
+                let age = Int64(integer(bytes, at: offset))
+                let length = Int(integer(bytes, at: offset + 4))
+                offset += perClearOverhead
+                guard age <= maximumAgeOffset, length <= bytes.count - offset else { return nil }
+                let range = offset..<(offset + length)
+                let clear = UnsafeBufferPointer(rebasing: bytes[range])
+                guard let checked = ReplicationMessageCodec.check(clear, origin: offset) else { return nil }
+                offset += length
+                clears.append(make(CheckedClear(range: range, ageOffset: age, checked: checked)))
+            }
+            return offset == bytes.count ? clears : nil
         }
-        return offset == bytes.count ? clears : nil
     }
 
     private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
     }
 
-    private static func integer(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+    private static func integer(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
             | UInt32(bytes[offset + 3])
     }

@@ -251,18 +251,21 @@ final class ReplicationCoordinator: ReplicationReceiver {
 
     /// Counts a message here, on the transport's thread, when every clear in it names a session not held here and
     /// no second level needs their marks: applying them would change nothing, so they take no hop to the applying
-    /// task and are never decoded. False (the message is to be queued) otherwise. A session registered meanwhile
-    /// is registered after the message arrived, as if the applying task had been idle.
+    /// task and are never decoded. False (the message is to be queued) otherwise, and whenever a clear names a
+    /// session registered here (the applying task then tells whether it is still live). One lock for the whole
+    /// message; a session registered meanwhile is registered after the message arrived, as if the applying task had
+    /// been idle.
     private func passOver(_ received: ReceivedClears) -> Bool {
-        let (hub, decodesUnheld) = state.withLock { ($0.hub.hub, $0.decodesUnheld) }
-        guard let hub, !decodesUnheld,
-            !received.clears.contains(where: { $0.session == nil || holds(received.sessionName($0), in: hub) })
-        else { return false }
         state.withLock { state in
+            guard state.hub.hub != nil, !state.decodesUnheld else { return false }
+            for clear in received.clears {
+                guard clear.session != nil else { return false }
+                if let name = received.sessionName(clear), state.sessions[name]?.session != nil { return false }
+            }
             state.statistics.unknownSession += received.clears.count
             state.undecodedUnheld += received.clears.count
+            return true
         }
-        return true
     }
 
     private func perform(_ item: Work) async {

@@ -94,21 +94,25 @@ enum ReplicationMessageCodec {
     /// (every length, flag, kind and string's UTF-8 checked, nothing left over) without building its strings: nil
     /// exactly when `decode` returns nil.
     static func check(_ bytes: ArraySlice<UInt8>) -> Checked? {
-        bytes.withUnsafeBufferPointer { buffer -> Checked? in
-            var reader = Reader(buffer, origin: bytes.startIndex, builds: false)
-            guard let named = reader.flag() else { return nil }
-            var session: Range<Int>?
-            if named {
-                guard let range = reader.stringRange() else { return nil }
-                session = range
-            }
-            guard let raw = reader.byte(), let kind = Kind(rawValue: raw), clear(kind, from: &reader) != nil,
-                reader.isEmpty
-            else { return nil }
-            switch kind {
-            case .domainsInEverySession, .dropLocalCaches, .valueTagsInEveryScope: return Checked(session: nil)
-            default: return Checked(session: session)
-            }
+        bytes.withUnsafeBufferPointer { check($0, origin: bytes.startIndex) }
+    }
+
+    /// ``check(_:)`` on bytes already in place, `buffer[0]` being at index `origin` of the caller's collection (a
+    /// batch checks each of its clears where it lies, with no slice made per clear).
+    static func check(_ buffer: UnsafeBufferPointer<UInt8>, origin: Int) -> Checked? {
+        var reader = Reader(buffer, origin: origin, builds: false)
+        guard let named = reader.flag() else { return nil }
+        var session: Range<Int>?
+        if named {
+            guard let range = reader.stringRange() else { return nil }
+            session = range
+        }
+        guard let raw = reader.byte(), let kind = Kind(rawValue: raw), clear(kind, from: &reader) != nil,
+            reader.isEmpty
+        else { return nil }
+        switch kind {
+        case .domainsInEverySession, .dropLocalCaches, .valueTagsInEveryScope: return Checked(session: nil)
+        default: return Checked(session: session)
         }
     }
 

@@ -114,13 +114,58 @@ final class ReplicationSealer: Sendable {
     private struct Sealing {
         var processID: Int32
         var sender: [UInt8]
+        /// ``sender`` as a received message's is compared with it.
+        var senderID: ReplicationSenderID
         var key: AES256GCMKey
         var counter: UInt64 = 0
+
+        init(processID: Int32, sender: [UInt8], key: AES256GCMKey) {
+            self.processID = processID
+            self.sender = sender
+            senderID = ReplicationSenderID(sender)
+            self.key = key
+        }
     }
 
     private struct OpeningKeyName: Hashable {
         var index: Int
-        var sender: [UInt8]
+        var sender: ReplicationSenderID
+    }
+
+    /// A received message's header, read where the message arrived: what admission checks, with no array made per
+    /// field (``ReplicationEnvelope`` is the same header as sent).
+    struct ReceivedHeader: Equatable {
+        /// Whether the plaintext is a batch (format v4) rather than one clear (v3).
+        var isBatch: Bool
+        var sender: ReplicationSenderID
+        var counter: UInt64
+        /// Milliseconds since 1970, sender's wall clock.
+        var issuedAt: Int64
+
+        /// The header of `payload`; nil when it is too short for a header and a tag or is neither format v3 nor v4
+        /// (exactly when `ReplicationEnvelope(parsing:)` is nil).
+        init?(_ payload: UnsafeRawBufferPointer) {
+            guard payload.count >= ReplicationEnvelope.minimumLength,
+                payload[0] == ReplicationEnvelope.version || payload[0] == ReplicationEnvelope.batchVersion
+            else { return nil }
+            isBatch = payload[0] == ReplicationEnvelope.batchVersion
+            let senderStart = 1 + FleetKeyRing.idLength
+            let counterStart = senderStart + ReplicationEnvelope.senderLength
+            sender = ReplicationSenderID(
+                UnsafeRawBufferPointer(rebasing: payload[senderStart..<counterStart]))
+            counter = UInt64(bigEndian: payload.loadUnaligned(fromByteOffset: counterStart, as: UInt64.self))
+            issuedAt = Int64(
+                bitPattern: UInt64(
+                    bigEndian: payload.loadUnaligned(fromByteOffset: counterStart + 8, as: UInt64.self)))
+        }
+    }
+
+    /// What ``receive(_:)`` found: what ``open(_:)`` finds, with the header read in place.
+    enum Received: Equatable {
+        case malformed
+        case own
+        case unauthentic
+        case message(ReceivedHeader, [UInt8])
     }
 
     /// What ``open(_:)`` found.
@@ -186,23 +231,55 @@ final class ReplicationSealer: Sendable {
 
     /// Authenticates and decrypts `payload` (the caller has already capped its size).
     func open(_ payload: [UInt8]) -> Opened {
-        guard let envelope = ReplicationEnvelope(parsing: payload) else { return .malformed }
-        if envelope.sender == sender { return .own }  // after a fork, the parent's messages are another's
-        guard let index = secret.keyIndex(id: envelope.keyID) else { return .unauthentic }
-        let name = OpeningKeyName(index: index, sender: envelope.sender)
-        let cached = openingKeys.withLock { $0[name] }
-        let key = cached ?? secret.messageKey(at: index, sender: envelope.sender)
-        let headerLength = ReplicationEnvelope.headerLength
-        guard
-            let plaintext = key.open(
-                payload[headerLength...], nonce: envelope.nonce, authenticating: payload[..<headerLength])
-        else { return .unauthentic }
-        if cached == nil {
-            openingKeys.withLock { keys in
-                if keys.count >= Self.openingKeyLimit { keys.removeAll() }
-                keys[name] = key
-            }
+        switch receive(payload) {
+        case .malformed: return .malformed
+        case .own: return .own
+        case .unauthentic: return .unauthentic
+        case .message(_, let plaintext):
+            // The header `receive` read: a payload it opened always parses.
+            guard let envelope = ReplicationEnvelope(parsing: payload) else { return .malformed }
+            return .message(envelope, plaintext)
         }
-        return .message(envelope, plaintext)
+    }
+
+    /// ``open(_:)`` as a receiver runs it on every message: the header read where it arrived, the sender compared
+    /// and looked up as two words, the seal opened on the payload's own bytes (no slice, nonce or header copied).
+    func receive(_ payload: [UInt8]) -> Received {
+        payload.withUnsafeBytes { payload -> Received in
+            guard let header = ReceivedHeader(payload) else { return .malformed }
+            // After a fork, the parent's messages are another's: `ownSenderID` draws the child's id first.
+            if header.sender == ownSenderID { return .own }
+            let keyID = UnsafeRawBufferPointer(rebasing: payload[1..<(1 + FleetKeyRing.idLength)])
+            guard let index = secret.keyIndex(id: keyID) else { return .unauthentic }
+            let name = OpeningKeyName(index: index, sender: header.sender)
+            let cached = openingKeys.withLock { $0[name] }
+            let key = cached ?? secret.messageKey(at: index, sender: header.sender.bytes)
+            let headerLength = ReplicationEnvelope.headerLength
+            // The nonce: 4 zero bytes and the counter, big-endian (``ReplicationEnvelope/nonce``), on the stack.
+            var nonce: (UInt64, UInt64) = (0, 0)
+            let opened = withUnsafeMutableBytes(of: &nonce) { nonce in
+                nonce.storeBytes(of: header.counter.bigEndian, toByteOffset: 4, as: UInt64.self)
+                return key.open(
+                    UnsafeRawBufferPointer(rebasing: payload[headerLength...]),
+                    nonce: UnsafeRawBufferPointer(rebasing: nonce[..<AES256GCMKey.nonceLength]),
+                    authenticating: UnsafeRawBufferPointer(rebasing: payload[..<headerLength]))
+            }
+            guard let plaintext = opened else { return .unauthentic }
+            if cached == nil {
+                openingKeys.withLock { keys in
+                    if keys.count >= Self.openingKeyLimit { keys.removeAll() }
+                    keys[name] = key
+                }
+            }
+            return .message(header, plaintext)
+        }
+    }
+
+    /// This process's sender id as two words (see ``sender``).
+    private var ownSenderID: ReplicationSenderID {
+        sealing.withLock { sealing in
+            renew(&sealing)
+            return sealing.senderID
+        }
     }
 }
