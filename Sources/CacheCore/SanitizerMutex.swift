@@ -16,9 +16,14 @@
     /// a real race. Release and debug builds never compile it and use `Synchronization.Mutex`.
     ///
     /// `@unchecked Sendable` is sound: `value` is only read or written inside `withLock`, under the mutex.
+    ///
+    /// Usable from inlinable code, as `Synchronization.Mutex` is: `ScopedPartitions`' read is inlined into the GraphQL
+    /// store's module. Every module of a TSan build is compiled with `UCACHE_TSAN`, so inlined code and the type's
+    /// own module agree on what a `Mutex` is.
+    @usableFromInline
     final class Mutex<Value>: @unchecked Sendable {
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-        private var value: Value
+        @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+        @usableFromInline var value: Value
 
         init(_ initialValue: consuming sending Value) {
             mutex = .allocate(capacity: 1)
@@ -32,6 +37,7 @@
             mutex.deallocate()
         }
 
+        @inlinable
         func withLock<Result, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
