@@ -26,23 +26,32 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         case newCallOnly
     }
 
+    // The path every call takes (enter, the leader's first step, land) is inlinable, so the module that names the
+    // key and value types specialises it: unspecialised, its dictionary and generic types cost more than the
+    // second-level read it wraps.
+    @usableFromInline
     final class Flight: Sendable {
+        @usableFromInline
         struct State {
-            var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
-            var nextWaiter = 0
-            var result: Value?
+            @usableFromInline var waiters: [Int: CheckedContinuation<Value?, Never>] = [:]
+            @usableFromInline var nextWaiter = 0
+            @usableFromInline var result: Value?
+
+            @inlinable init() {}
         }
 
-        let generation: CacheGeneration
-        let state = Mutex(State())
+        @usableFromInline let generation: CacheGeneration
+        @usableFromInline let state: Mutex<State>
 
+        @inlinable
         init(generation: CacheGeneration) {
             self.generation = generation
+            self.state = Mutex(State())
         }
     }
 
-    private let flights = Mutex<[Key: Flight]>([:])
-    private let releases = Mutex(InFlightReleaseStatistics())
+    @usableFromInline let flights = Mutex<[Key: Flight]>([:])
+    @usableFromInline let releases = Mutex(InFlightReleaseStatistics())
 
     public init() {}
 
@@ -94,6 +103,7 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// The joinable call for `key`, or a new one this caller leads.
+    @inlinable
     func enter(_ key: Key, generation: CacheGeneration, joining: Joining) -> (Flight, isLeader: Bool) {
         flights.withLock { flights -> (Flight, Bool) in
             if joining == .anyCurrentCall, let flight = flights[key], flight.generation.isNotOlder(than: generation) {
@@ -117,19 +127,23 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
     }
 
     /// Hands `value` to every caller waiting for `flight`; `leaderWaits` when the leader is one of them.
+    @inlinable
     func land(_ flight: Flight, key: Key, value: Value, leaderWaits: Bool) {
-        let clock = ContinuousClock()
-        let landed = clock.now
         flights.withLock { flights in
             if flights[key] === flight {
                 flights[key] = nil
             }
         }
-        let waiters = flight.state.withLock { state in
+        // Most calls have no waiter (an L2 hit, an upstream answer nobody else asked for): no array, no clock.
+        let waiters = flight.state.withLock { state -> [CheckedContinuation<Value?, Never>] in
             state.result = value
+            guard !state.waiters.isEmpty else { return [] }
             defer { state.waiters.removeAll() }
             return Array(state.waiters.values)
         }
+        guard !waiters.isEmpty else { return }
+        let clock = ContinuousClock()
+        let landed = clock.now
         for waiter in waiters {
             waiter.resume(returning: value)
         }
@@ -147,6 +161,7 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
         }
     }
 
+    @usableFromInline
     func wait(on flight: Flight) async -> Value? {
         let id = flight.state.withLock { state -> Int in
             defer { state.nextWaiter += 1 }

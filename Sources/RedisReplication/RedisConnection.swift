@@ -106,12 +106,17 @@ final class RedisConnection {
     /// bulk strings (`*<n>`, then `$<length>` and the bytes of each), as hiredis's `redisFormatCommandArgv` writes it,
     /// written straight into the buffer (no intermediate command, no `sprintf`).
     func append(_ arguments: [[UInt8]]) throws(RedisReplicationError) {
+        // One access to the buffer for the whole command: each append to a class's array is an exclusivity check.
+        Self.format(arguments, into: &output)
+    }
+
+    private static func format(_ arguments: [[UInt8]], into output: inout [UInt8]) {
         var size = 16
         for argument in arguments { size += argument.count + 16 }
         output.reserveCapacity(output.count + size)
-        appendHeader(UInt8(ascii: "*"), arguments.count)
+        appendHeader(UInt8(ascii: "*"), arguments.count, to: &output)
         for argument in arguments {
-            appendHeader(UInt8(ascii: "$"), argument.count)
+            appendHeader(UInt8(ascii: "$"), argument.count, to: &output)
             output.append(contentsOf: argument)
             output.append(UInt8(ascii: "\r"))
             output.append(UInt8(ascii: "\n"))
@@ -119,7 +124,7 @@ final class RedisConnection {
     }
 
     /// `<marker><decimal count>\r\n`.
-    private func appendHeader(_ marker: UInt8, _ count: Int) {
+    private static func appendHeader(_ marker: UInt8, _ count: Int, to output: inout [UInt8]) {
         output.append(marker)
         var divisor = 1
         while divisor <= count / 10 { divisor *= 10 }

@@ -167,7 +167,7 @@ struct SecondLevelAttackTests {
         let front = try #require(harness.b.secondLevel)
         let attacker = try RedisAttacker(harness)
         let alice = harness.session(harness.b, .alice)
-        let key = front.key(.rest, accounts.key, in: alice.scope, front.namespaces(for: alice.scope))
+        let key = front.names.key(.rest, accounts.key, in: alice.scope)
         let generation = SecondLevelGeneration(token: "0.0")
         let huge = front.sealing.seal(
             Array(repeating: 0x20, count: front.store.maximumValueBytes), for: front.binding(key, .rest, generation))
@@ -185,7 +185,7 @@ struct SecondLevelAttackTests {
         let front = try #require(harness.b.secondLevel)
         let attacker = try RedisAttacker(harness)
         let alice = harness.session(harness.b, .alice)
-        let key = front.key(.rest, accounts.key, in: alice.scope, front.namespaces(for: alice.scope))
+        let key = front.names.key(.rest, accounts.key, in: alice.scope)
         let plaintext = SecondLevelEntryCodec.encode(
             RESTSecondLevelEntry(
                 status: 200, body: Data(#"[{"id":"999"}]"#.utf8), storedAt: harness.clock.wallClockNow(),

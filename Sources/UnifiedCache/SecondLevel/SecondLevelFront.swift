@@ -81,10 +81,9 @@ final class SecondLevelFront: Sendable {
         }
     }
 
-    func namespaces(for scope: CacheScope) -> SessionNamespaces {
-        SessionNamespaces(
-            scope: scope, session: scope == .shared ? sharedNamespace : names.namespace(of: scope),
-            shared: sharedNamespace)
+    /// A view's namespaces, its session's own hashed before (see ``CacheSession/secondLevelNamespace(_:)``).
+    func namespaces(for scope: CacheScope, session: SecondLevelNamespace) -> SessionNamespaces {
+        SessionNamespaces(scope: scope, session: session, shared: sharedNamespace)
     }
 
     /// The name of an entry, with the session's namespaces hashed once.

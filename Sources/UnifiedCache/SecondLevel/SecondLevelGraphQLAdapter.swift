@@ -12,9 +12,9 @@ struct SecondLevelGraphQLAdapter: GraphQLSecondLevel {
     let front: SecondLevelFront
     let namespaces: SecondLevelFront.SessionNamespaces
 
-    init(front: SecondLevelFront, scope: CacheScope) {
+    init(front: SecondLevelFront, scope: CacheScope, session: SecondLevelNamespace) {
         self.front = front
-        self.namespaces = front.namespaces(for: scope)
+        self.namespaces = front.namespaces(for: scope, session: session)
     }
 
     var backend: CacheBackendDescription { front.store.backend }

@@ -10,10 +10,10 @@ struct SecondLevelRESTAdapter: RESTSecondLevel {
     let links: EntityLinks
     let namespaces: SecondLevelFront.SessionNamespaces
 
-    init(front: SecondLevelFront, links: EntityLinks, scope: CacheScope) {
+    init(front: SecondLevelFront, links: EntityLinks, scope: CacheScope, session: SecondLevelNamespace) {
         self.front = front
         self.links = links
-        self.namespaces = front.namespaces(for: scope)
+        self.namespaces = front.namespaces(for: scope, session: session)
     }
 
     var backend: CacheBackendDescription { front.store.backend }

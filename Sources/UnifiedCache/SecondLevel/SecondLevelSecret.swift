@@ -67,22 +67,30 @@ public struct SecondLevelSecret: Sendable {
         return Self.base64URL(names.code(for: message).prefix(16))
     }
 
+    /// The base64url alphabet, made once (a name is made on every second-level read).
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
     static func base64URL(_ bytes: some Collection<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count * 4 + 2) / 3)
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = buffer << 8 | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                output.append(alphabet[Int((buffer >> UInt32(bits)) & 0x3F)])
+        let alphabet = Self.alphabet
+        return String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { output in
+            var count = 0
+            var buffer: UInt32 = 0
+            var bits = 0
+            for byte in bytes {
+                buffer = buffer << 8 | UInt32(byte)
+                bits += 8
+                while bits >= 6 {
+                    bits -= 6
+                    output[count] = alphabet[Int((buffer >> UInt32(bits)) & 0x3F)]
+                    count += 1
+                }
             }
+            if bits > 0 {
+                output[count] = alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)]
+                count += 1
+            }
+            return count
         }
-        if bits > 0 { output.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)]) }
-        return String(decoding: output, as: UTF8.self)
     }
 }
 

@@ -157,6 +157,21 @@ public final class CacheSession: Sendable {
         return jar
     }
 
+    /// The session's own second-level namespace, hashed by the first view that names an entry and kept (charged
+    /// as a part): a keyed hash costs more than an L1 hit, and every REST, GraphQL and value view is made per access.
+    func secondLevelNamespace(_ front: SecondLevelFront) -> SecondLevelNamespace {
+        guard case .session = scope else { return front.sharedNamespace }
+        if let known = state.withLock({ $0.parts.secondLevelNamespace }) { return known }
+        let made = front.names.namespace(of: scope)
+        let (namespace, charge) = state.withLock { state -> (SecondLevelNamespace, Bool) in
+            if let known = state.parts.secondLevelNamespace { return (known, false) }
+            state.parts.secondLevelNamespace = made
+            return (made, chargeInLock(&state, SessionFactory.secondLevelNamespaceCharge))
+        }
+        if charge { factory.chargeParts(SessionFactory.secondLevelNamespaceCharge) }
+        return namespace
+    }
+
     /// The parts made so far.
     var existingParts: SessionParts {
         state.withLock { $0.parts }
@@ -257,4 +272,6 @@ struct SessionParts: Sendable {
     /// Whether the session made its jar (rather than using one its credentials brought): its store is charged.
     var ownsCookieJar = false
     var accounts: AccountResolver?
+    /// The session's second-level namespace, once a view with a second level named an entry.
+    var secondLevelNamespace: SecondLevelNamespace?
 }

@@ -17,6 +17,9 @@ final class SessionFactory: CookieStoreAccounting {
     /// The charge model, in bytes, measured with `ucache-bench sessions` (release build, RSS growth over 200,000
     /// sessions; see ``SessionCharge``).
     static let charge = SessionCharge.measured
+    /// A session's second-level namespace, kept once a view with a second level named an entry: its 22 characters
+    /// on the heap (a string's header and storage, rounded to the allocator's 64-byte chunk).
+    static let secondLevelNamespaceCharge = 64
 
     let configuration: CacheHub.Configuration
     let client: CurlHTTPClient
@@ -122,7 +125,9 @@ final class SessionFactory: CookieStoreAccounting {
             binding: binding,
             secondLevel: secondLevel.flatMap { front in
                 front.configuration.storesREST
-                    ? SecondLevelRESTAdapter(front: front, links: configuration.entityLinks, scope: scope) : nil
+                    ? SecondLevelRESTAdapter(
+                        front: front, links: configuration.entityLinks, scope: scope,
+                        session: binding.secondLevelNamespace(front)) : nil
             }
         )
     }
@@ -135,7 +140,10 @@ final class SessionFactory: CookieStoreAccounting {
             scope: scope,
             binding: binding,
             secondLevel: secondLevel.flatMap { front in
-                front.configuration.storesGraphQL ? SecondLevelGraphQLAdapter(front: front, scope: scope) : nil
+                front.configuration.storesGraphQL
+                    ? SecondLevelGraphQLAdapter(
+                        front: front, scope: scope, session: binding.secondLevelNamespace(front))
+                    : nil
             }
         )
     }

@@ -121,8 +121,8 @@ final class ValueCore: Sendable {
         generation: CacheGeneration
     ) async -> InFlightLeaderStep<FlightResult, SecondLevelGeneration?> {
         guard request.options.secondLevel == .allowed, let front = secondLevel else { return .continuing(nil) }
-        let level = ValueSecondLevel(front: front)
-        switch await level.read(Value.self, key: request.key, in: scope, coder: coder) {
+        let level = ValueSecondLevel(front: front, scope: scope, session: session)
+        switch await level.read(Value.self, key: request.key, coder: coder) {
         case .unavailable:
             return .continuing(nil)
         case .miss(let found, let undecodable):
@@ -146,7 +146,9 @@ final class ValueCore: Sendable {
         _ request: ValueRequest, in scope: CacheScope, session: CacheSession?, generation: CacheGeneration,
         levelGeneration: SecondLevelGeneration?, factory: @Sendable () async throws -> Value
     ) async -> FlightResult {
-        let level = request.options.secondLevel == .allowed ? secondLevel.map { ValueSecondLevel(front: $0) } : nil
+        let level =
+            request.options.secondLevel == .allowed
+            ? secondLevel.map { ValueSecondLevel(front: $0, scope: scope, session: session) } : nil
         let value: Value
         do {
             value = try await factory()
@@ -183,7 +185,7 @@ final class ValueCore: Sendable {
         } else if outcome == .stored, let level, let levelGeneration {
             level.write(
                 data, key: request.key, tags: request.tags, timeout: metadata.timeout,
-                default: store.configuration.defaultTimeout, in: scope, generation: levelGeneration)
+                default: store.configuration.defaultTimeout, generation: levelGeneration)
         }
         return .success(value)
     }

@@ -7,6 +7,15 @@ import RESTCache
 /// as a value or the other way round. Names are keyed hashes under the scope's namespace, as for REST and GraphQL.
 struct ValueSecondLevel {
     let front: SecondLevelFront
+    /// The scope's namespace: the shared one, or the session's (hashed once per session).
+    let namespace: SecondLevelNamespace
+
+    init(front: SecondLevelFront, scope: CacheScope, session: CacheSession?) {
+        self.front = front
+        self.namespace =
+            session?.secondLevelNamespace(front)
+            ?? (scope == .shared ? front.sharedNamespace : front.names.namespace(of: scope))
+    }
 
     enum Read<Value> {
         case unavailable
@@ -15,10 +24,8 @@ struct ValueSecondLevel {
         case hit(Value, RESTSecondLevelEntry)
     }
 
-    func read<Value: Decodable>(_ type: Value.Type, key: String, in scope: CacheScope, coder: any ValueCoder) async
-        -> Read<Value>
-    {
-        let name = front.names.key(.value, key, in: front.names.namespace(of: scope))
+    func read<Value: Decodable>(_ type: Value.Type, key: String, coder: any ValueCoder) async -> Read<Value> {
+        let name = front.names.key(.value, key, in: namespace)
         let dating = SecondLevelFront.Dating<RESTSecondLevelEntry>(
             storedAt: \.storedAt, carries: { Self.carries($0, $1, key: key) })
         switch await front.lookup(name, kind: .value, decode: SecondLevelEntryCodec.decode, dating: dating) {
@@ -41,7 +48,7 @@ struct ValueSecondLevel {
 
     func write(
         _ data: Data, key: String, tags: Set<String>, timeout: Timeout, default defaultTimeout: Timeout,
-        in scope: CacheScope, generation: SecondLevelGeneration
+        generation: SecondLevelGeneration
     ) {
         let resolved = timeout.resolved(default: defaultTimeout)
         let storedAt = front.wallClockNow()
@@ -53,7 +60,7 @@ struct ValueSecondLevel {
         let entry = RESTSecondLevelEntry(
             status: 200, body: data, storedAt: storedAt, expiresAt: expiresAt,
             metadata: CacheEntryMetadata(timeout: resolved, domains: tags, entityKeys: [key]))
-        let name = front.names.key(.value, key, in: front.names.namespace(of: scope))
+        let name = front.names.key(.value, key, in: namespace)
         var labels: [SecondLevelNames.Label] = [.kind(.value), .valueKey(key)]
         labels += tags.sorted().map { .valueTag($0) }
         front.write(
