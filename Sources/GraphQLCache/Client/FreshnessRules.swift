@@ -87,7 +87,7 @@ struct FreshnessJudge {
     /// else the default.
     func staleness(
         oldest: CacheInstant?,
-        byTypename: [String: CacheInstant],
+        byTypename: OldestByTypename,
         byCoordinate: [String: CacheInstant],
         upstreamExpiry: CacheInstant? = nil
     ) -> Duration? {
@@ -119,7 +119,7 @@ struct FreshnessJudge {
             if rules.isUniform, upstreamExpiry == nil {
                 return Self.worse(worst, excess(since: oldest, seconds: config.defaultTimeout))
             }
-            for (typename, instant) in byTypename {
+            byTypename.forEach { typename, instant in
                 let timeout = config.typeTimeouts[typename] ?? .useDefault
                 if let seconds = timeout.timeInterval(default: config.defaultTimeout) {
                     worst = Self.worse(worst, excess(since: instant, seconds: seconds))

@@ -27,7 +27,7 @@ enum StoreRead {
 struct ReadFacts {
     var touchedRecordKeys: Set<String>
     var oldestWrite: CacheInstant?
-    var oldestWriteByTypename: [String: CacheInstant]
+    var oldestWriteByTypename: OldestByTypename
     var oldestWriteByCoordinate: [String: CacheInstant]
     var upstreamExpiry: CacheInstant?
 
@@ -36,7 +36,7 @@ struct ReadFacts {
             data: data,
             touchedRecordKeys: touchedRecordKeys,
             oldestWrite: oldestWrite,
-            oldestWriteByTypename: oldestWriteByTypename,
+            oldestWriteByTypename: oldestWriteByTypename.dictionary,
             oldestWriteByCoordinate: oldestWriteByCoordinate,
             upstreamExpiry: upstreamExpiry
         )
@@ -55,7 +55,7 @@ struct ReadFreshness {
     var judge:
         (
             _ oldestWrite: CacheInstant?,
-            _ byTypename: [String: CacheInstant],
+            _ byTypename: OldestByTypename,
             _ byCoordinate: [String: CacheInstant],
             _ upstreamExpiry: CacheInstant?
         ) -> Duration?
@@ -67,7 +67,7 @@ struct ReadFreshness {
         _ byCoordinate: [String: CacheInstant],
         upstreamExpiry: CacheInstant? = nil
     ) -> Duration? {
-        judge(oldestWrite, byTypename, byCoordinate, upstreamExpiry)
+        judge(oldestWrite, OldestByTypename(byTypename), byCoordinate, upstreamExpiry)
     }
 
     /// How long past its time-to-live a hit with these `facts` is; `nil` when it is fresh.
