@@ -2,7 +2,10 @@ import CacheCore
 import GraphQLLanguage
 
 /// A client's ``GraphQLCacheConfig`` with what every read needs precomputed.
-struct FreshnessRules: Sendable {
+///
+/// A class (immutable, so `Sendable` as it is): every read's judge holds the rules, and a copy of a struct of
+/// dictionaries and sets cost a retain and a release for each of them per read.
+final class FreshnessRules: Sendable {
     let config: GraphQLCacheConfig
     /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``, `.useDefault`
     /// entries left out).
