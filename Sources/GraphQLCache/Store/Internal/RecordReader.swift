@@ -54,6 +54,13 @@ struct RecordReader {
         self.tracksTouched = tracksTouched
     }
 
+    /// The same reader with nothing gathered: what a read starts over from after a pass that gave up.
+    func restarted() -> RecordReader {
+        RecordReader(
+            records: records, context: context, tick: tick, separatedFields: separatedFields,
+            ruledTypenames: ruledTypenames, tracksTouched: tracksTouched)
+    }
+
     /// The root record, or an empty stand-in so that a scope never written misses at its first field.
     func root(_ key: String, typename: String) -> NormalizedRecord {
         records[key]
