@@ -122,7 +122,7 @@ struct FreshnessJudge {
             if rules.isUniform, upstreamExpiry == nil {
                 return Self.worse(worst, excess(since: oldest, seconds: config.defaultTimeout))
             }
-            byTypename.forEach { typename, instant in
+            byTypename.forEachOldest { typename, instant in
                 let timeout = config.typeTimeouts[typename] ?? .useDefault
                 if let seconds = timeout.timeInterval(default: config.defaultTimeout) {
                     worst = Self.worse(worst, excess(since: instant, seconds: seconds))

@@ -51,7 +51,7 @@ struct OldestByTypename {
     }
 
     /// Calls `body` with every typename and its oldest write, in no particular order.
-    func forEach(_ body: (String, CacheInstant) -> Void) {
+    func forEachOldest(_ body: (String, CacheInstant) -> Void) {
         if let first { body(first.typename, first.instant) }
         if let second { body(second.typename, second.instant) }
         for (typename, instant) in more {
@@ -63,7 +63,7 @@ struct OldestByTypename {
     var dictionary: [String: CacheInstant] {
         var result: [String: CacheInstant] = [:]
         result.reserveCapacity((first == nil ? 0 : 1) + (second == nil ? 0 : 1) + more.count)
-        forEach { result[$0] = $1 }
+        forEachOldest { result[$0] = $1 }
         return result
     }
 }
