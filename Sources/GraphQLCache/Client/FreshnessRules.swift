@@ -60,11 +60,9 @@ final class FreshnessRules: Sendable {
         let perField = config.isTimeoutEnabled && queryTimeout == .useDefault && !isUniform
         return ReadFreshness(
             separatedFields: perField ? separatedFields : [:],
-            ruledTypenames: perField ? ruledTypenames : []
-        ) { oldest, byTypename, byCoordinate, upstreamExpiry in
-            judge.staleness(
-                oldest: oldest, byTypename: byTypename, byCoordinate: byCoordinate, upstreamExpiry: upstreamExpiry)
-        }
+            ruledTypenames: perField ? ruledTypenames : [],
+            judge: judge
+        )
     }
 }
 
