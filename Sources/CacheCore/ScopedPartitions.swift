@@ -43,10 +43,11 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
     ) -> Result? {
         let key = HashedScope(scope)
         return stripe(for: key).state.withLock { state -> Result? in
-            guard state.slots[key] != nil else {
+            // One look-up: the slot's index, then the slot in place by it (not the key hashed a second time).
+            guard let index = state.slots.index(forKey: key) else {
                 return nil
             }
-            return body(&state.slots[key]!.partition)
+            return body(&state.slots.values[index].partition)
         }
     }
 
@@ -78,10 +79,10 @@ public final class ScopedPartitions<Partition: ScopePartition>: Sendable {
             if let generation, !Self.isCurrent(generation, key: key, in: state) {
                 return .staleGeneration
             }
-            guard state.slots[key] != nil else {
+            guard let index = state.slots.index(forKey: key) else {
                 return .noPartition
             }
-            return .accessed(body(&state.slots[key]!.partition))
+            return .accessed(body(&state.slots.values[index].partition))
         }
     }
 

@@ -1,6 +1,7 @@
 import CacheCore
 import FixtureSupport
 import GraphQLCache
+import Synchronization
 import Testing
 
 @Suite("GraphQL client: statistics, events and transport options")
@@ -72,6 +73,28 @@ struct ClientStatisticsTests {
         #expect(try await client.fetch(query: AccountSummaryQuery()).value().source == .network)
     }
 
+    @Test("the caching policy hook is asked once per fetch: a miss, a hit, a hit with resilience options, a refetch")
+    func cachingPolicyHookAskedOnce() async throws {
+        let harness = try await ClientHarness("gqlhookonce")
+        let asked = HookCalls()
+        let configuration = GraphQLClient.Configuration(cachingPolicy: { _, requested in
+            asked.count.withLock { $0 += 1 }
+            return requested
+        })
+        let client = try harness.client(configuration: configuration)
+        #expect(try await client.fetch(query: ProfileQuery()).value().source == .network)
+        #expect(asked.value == 1)
+        #expect(try await client.fetch(query: ProfileQuery()).value().source == .cache)
+        #expect(asked.value == 2)
+        let eager = CacheResilience(eagerRefreshThreshold: 0.9)
+        #expect(try await client.fetch(query: ProfileQuery(), resilience: eager).value().source == .cache)
+        #expect(asked.value == 3)
+        let refetched = try await client.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData).value()
+        #expect(refetched.source == .network)
+        #expect(asked.value == 4)
+        #expect(try await harness.count("Profile") == 2)
+    }
+
     @Test("documents are parsed once per text and shared between sessions")
     func documentCache() async throws {
         let harness = try await ClientHarness("gqldocs")
@@ -95,5 +118,14 @@ struct ClientStatisticsTests {
         _ = try await client.fetch(operation: UntypedGraphQLOperation(document: "query A { me { id } }")).value()
         _ = try await client.fetch(operation: UntypedGraphQLOperation(document: "query B { me { id } }")).value()
         #expect(small.count == 1)
+    }
+}
+
+/// How many times a caching policy hook was asked.
+private final class HookCalls: Sendable {
+    let count = Mutex(0)
+
+    var value: Int {
+        count.withLock { $0 }
     }
 }

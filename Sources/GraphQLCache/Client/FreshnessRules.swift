@@ -2,7 +2,10 @@ import CacheCore
 import GraphQLLanguage
 
 /// A client's ``GraphQLCacheConfig`` with what every read needs precomputed.
-struct FreshnessRules: Sendable {
+///
+/// A class (immutable, so `Sendable` as it is): every read's judge holds the rules, and a copy of a struct of
+/// dictionaries and sets cost a retain and a release for each of them per read.
+final class FreshnessRules: Sendable {
     let config: GraphQLCacheConfig
     /// Typename → fields with a time-to-live of their own (from ``GraphQLCacheConfig/fieldTimeouts``, `.useDefault`
     /// entries left out).
@@ -57,11 +60,9 @@ struct FreshnessRules: Sendable {
         let perField = config.isTimeoutEnabled && queryTimeout == .useDefault && !isUniform
         return ReadFreshness(
             separatedFields: perField ? separatedFields : [:],
-            ruledTypenames: perField ? ruledTypenames : []
-        ) { oldest, byTypename, byCoordinate, upstreamExpiry in
-            judge.staleness(
-                oldest: oldest, byTypename: byTypename, byCoordinate: byCoordinate, upstreamExpiry: upstreamExpiry)
-        }
+            ruledTypenames: perField ? ruledTypenames : [],
+            judge: judge
+        )
     }
 }
 
@@ -87,7 +88,7 @@ struct FreshnessJudge {
     /// else the default.
     func staleness(
         oldest: CacheInstant?,
-        byTypename: [String: CacheInstant],
+        byTypename: OldestByTypename,
         byCoordinate: [String: CacheInstant],
         upstreamExpiry: CacheInstant? = nil
     ) -> Duration? {
@@ -119,7 +120,7 @@ struct FreshnessJudge {
             if rules.isUniform, upstreamExpiry == nil {
                 return Self.worse(worst, excess(since: oldest, seconds: config.defaultTimeout))
             }
-            for (typename, instant) in byTypename {
+            byTypename.forEachOldest { typename, instant in
                 let timeout = config.typeTimeouts[typename] ?? .useDefault
                 if let seconds = timeout.timeInterval(default: config.defaultTimeout) {
                     worst = Self.worse(worst, excess(since: instant, seconds: seconds))

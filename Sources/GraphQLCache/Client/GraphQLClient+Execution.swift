@@ -225,7 +225,7 @@ extension GraphQLClient {
     // MARK: - Steps
 
     /// The caching policy hook's say on this call.
-    private func plan(for request: PreparedRequest) -> CachePlan {
+    func plan(for request: PreparedRequest) -> CachePlan {
         guard let hook = configuration.cachingPolicy else {
             return CachePlan(timeout: request.requestedTimeout, usesCache: true)
         }
@@ -287,6 +287,21 @@ extension GraphQLClient {
         eagerShare: Double?,
         into value: inout Value?
     ) -> Result<CacheJudgement, GraphQLCacheError>? {
+        judgeCache(request, plan: plan, eagerShare: eagerShare, into: &value) {
+            (freshness, value) throws(GraphQLCacheError) in
+            try reader.cached(self, request, freshness, &value)
+        }
+    }
+
+    /// ``judgeCache(_:plan:reader:eagerShare:into:)`` reading through `read` (the store's read for the caller's
+    /// type), for a caller that has no ``ResultReader`` to hand.
+    func judgeCache<Value>(
+        _ request: PreparedRequest,
+        plan: CachePlan,
+        eagerShare: Double?,
+        into value: inout Value?,
+        read: (ReadFreshness?, inout Value?) throws(GraphQLCacheError) -> StoreRead
+    ) -> Result<CacheJudgement, GraphQLCacheError>? {
         let now = store.clock.now()
         let staleBefore = existingState?.timestamps.staleBefore(for: request.queryKey)
         let (freshness, lateness) = shared.rules.withLock { rules in
@@ -298,7 +313,7 @@ extension GraphQLClient {
             )
         }
         do {
-            guard case .hit(let facts) = try reader.cached(self, request, freshness, &value) else {
+            guard case .hit(let facts) = try read(freshness, &value) else {
                 return nil
             }
             let staleness = freshness?.staleness(of: facts)

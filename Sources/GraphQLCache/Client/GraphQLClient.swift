@@ -237,21 +237,33 @@ public final class GraphQLClient: Sendable {
     /// (``Configuration/resilience``), option by option; they apply to cache-first reads (the default policy). An
     /// answer a resilience option chose says so in ``GraphQLResult/staleReason``. Invalid options (see
     /// `CacheResilience/validated()`) fail the call with `invalidConfiguration`, nothing sent.
+    ///
+    /// Inlinable, so that a fresh cached answer is built specialised for the caller's `Data` without an async call
+    /// (what remains of the call is the module's own: ``startFetch(_:cachePolicy:cacheTimeout:resilience:into:)``
+    /// and, when the cache does not answer, ``finishFetch(_:as:)``).
+    @inlinable
     public func fetch<Query: GraphQLQuery>(
         query: Query,
         cachePolicy: GraphQLCachePolicy? = nil,
         cacheTimeout: QueryCacheTimeout? = nil,
         resilience: CacheResilience? = nil
     ) async -> Result<GraphQLResult<Query.Data>, GraphQLCacheError> {
-        let request: PreparedRequest
-        do {
-            request = try prepareQuery(query, explicitTimeout: cacheTimeout)
-            try checkCallResilience(resilience)
-        } catch {
+        var value: Query.Data?
+        let start = startFetch(
+            query, cachePolicy: cachePolicy, cacheTimeout: cacheTimeout, resilience: resilience, into: &value)
+        switch start {
+        case .answered(let answer):
+            // `startFetch` answers only with a value.
+            if let value {
+                return .success(
+                    GraphQLResult(data: value, source: .cache, age: answer.age, queryKey: answer.queryKey))
+            }
+            return .failure(.answerWithoutValue())
+        case .failed(let error):
             return .failure(error)
+        case .pending(let pending):
+            return await finishFetch(pending, as: Query.Data.self)
         }
-        return await execute(
-            request, policy: cachePolicy ?? .default, reader: typedReader(Query.Data.self), resilience: resilience)
     }
 
     /// The answers of a query as they arrive: two for `.returnCacheDataAndFetch` when something is cached (the

@@ -68,7 +68,9 @@ public final class GraphQLDocumentCache: Sendable {
         if let known = state.withLock({ $0.byType[key] }) {
             return known
         }
-        let prepared = try prepare(Operation.document, operationName: Operation.operationName, addingTypenames)
+        let prepared = try prepare(
+            Operation.document, operationName: Operation.operationName, addingTypenames,
+            isCacheableType: Operation.self is any CacheableQuery.Type)
         return state.withLock { state in
             if let raced = state.byType[key] {
                 return raced
@@ -116,7 +118,8 @@ public final class GraphQLDocumentCache: Sendable {
     private func prepare(
         _ document: String,
         operationName: String?,
-        _ addingTypenames: Bool
+        _ addingTypenames: Bool,
+        isCacheableType: Bool = false
     ) throws(GraphQLCacheError) -> PreparedDocument {
         let operation: GraphQLPreparedOperation
         do {
@@ -130,7 +133,7 @@ public final class GraphQLDocumentCache: Sendable {
             state.nextID += 1
             return state.nextID
         }
-        return PreparedDocument(id: id, operation: sent)
+        return PreparedDocument(id: id, operation: sent, isCacheableType: isCacheableType)
     }
 }
 
@@ -146,13 +149,17 @@ final class PreparedDocument: Sendable {
     /// The SHA-256 of ``text`` as lowercase hex (OpenSSL's), computed once: the document's name under automatic
     /// persisted queries.
     let sha256: String
+    /// Whether the typed operation this document was prepared for conforms to ``CacheableQuery`` (false for
+    /// document texts): a query of any other type skips the conformance look-up for its `cacheTimeout` per call.
+    let isCacheableType: Bool
 
     /// The query key made last and its variables: a session asking the same query again (the common case) gets it
     /// without writing the variables as canonical JSON once more.
     private let recentKey = Mutex<(variables: GraphQLJSONObject, key: GraphQLQueryKey)?>(nil)
 
-    init(id: Int, operation: GraphQLPreparedOperation) {
+    init(id: Int, operation: GraphQLPreparedOperation, isCacheableType: Bool = false) {
         self.id = id
+        self.isCacheableType = isCacheableType
         self.operation = operation
         self.text = operation.canonicalText
         self.keyName = operation.operation.name ?? "<anonymous>"

@@ -37,7 +37,8 @@ public struct GraphQLResult<Data: Sendable>: Sendable {
     /// refresh started in the background). Nil otherwise. ``isStale`` and ``age`` say how old the answer is.
     public var staleReason: CacheStaleReason?
 
-    /// Creates a result.
+    /// Creates a result. Inlinable: a hit's result is built in the caller, specialised for its `Data`.
+    @inlinable
     public init(
         data: Data,
         source: GraphQLResultSource,

@@ -43,7 +43,9 @@ extension GraphQLClient {
     ) throws(GraphQLCacheError) -> PreparedRequest {
         let document = try documents.prepared(Query.self, addingTypenames: configuration.addsTypenameToSelections)
         var requested = explicitTimeout ?? .useDefault
-        if case .useDefault = requested, let cacheable = Query.self as? any CacheableQuery.Type {
+        if case .useDefault = requested, document.isCacheableType,
+            let cacheable = Query.self as? any CacheableQuery.Type
+        {
             requested = cacheable.cacheTimeout
         }
         return try PreparedRequest(document, variables: query.variables, kind: .query, requestedTimeout: requested)

@@ -114,12 +114,17 @@ extension GraphQLNormalizedStore {
         node: SelectionNode,
         userInfo: [CodingUserInfoKey: any Sendable]
     ) throws(GraphQLCacheError) -> Value? {
+        let records = reader.records
+        let context = reader.context
+        // The reader comes fresh from `withReader` (nothing gathered yet): the decoder takes it over rather than
+        // checking a copy (a copy is a retain and a release of each of its members), and the checks below start over
+        // from it restarted.
         let decoder = RecordDecoder(
-            records: reader.records,
-            context: reader.context,
+            records: records,
+            context: context,
             value: .record(root, node),
             userInfo: userInfo,
-            checking: reader
+            checking: consume reader
         )
         defer { decoder.releaseFrames() }
         let failure: (any Error)?
@@ -133,7 +138,8 @@ extension GraphQLNormalizedStore {
         } catch {
             failure = decoder.missed ? nil : error
         }
-        // `reader` is as it was before the combined pass (the decoder checked a copy).
+        // Only the return above takes the reader from the decoder.
+        reader = decoder.takeReader()!.restarted()
         guard try reader.check(root, node: node) else {
             return nil
         }

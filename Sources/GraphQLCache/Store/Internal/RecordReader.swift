@@ -27,7 +27,7 @@ struct RecordReader {
     /// The earliest end of an upstream `maxAge` among the fields read whose freshness it decides.
     private(set) var upstreamExpiry: CacheInstant?
     private(set) var oldestByCoordinate: [String: CacheInstant] = [:]
-    private var oldestByTypenameSoFar: [String: CacheInstant] = [:]
+    private var oldestByTypenameSoFar = OldestByTypename()
     /// The typename whose oldest write is being gathered, kept out of the dictionary while consecutive records
     /// share it (a list of 2,000 transactions updates the dictionary once, not per field).
     private var currentTypename: String?
@@ -52,6 +52,13 @@ struct RecordReader {
         self.separatedFields = separatedFields
         self.ruledTypenames = ruledTypenames
         self.tracksTouched = tracksTouched
+    }
+
+    /// The same reader with nothing gathered: what a read starts over from after a pass that gave up.
+    func restarted() -> RecordReader {
+        RecordReader(
+            records: records, context: context, tick: tick, separatedFields: separatedFields,
+            ruledTypenames: ruledTypenames, tracksTouched: tracksTouched)
     }
 
     /// The root record, or an empty stand-in so that a scope never written misses at its first field.
@@ -314,13 +321,8 @@ struct RecordReader {
     }
 
     private mutating func flushTypename() {
-        if let currentTypename, let currentOldest,
-            oldestByTypenameSoFar[currentTypename].map({ currentOldest < $0 }) ?? true
-        {
-            // Room for a few typenames at once: the root's and one or two more is the common read, and a dictionary
-            // made for one grows (reallocates and rehashes) at the second.
-            if oldestByTypenameSoFar.isEmpty { oldestByTypenameSoFar.reserveCapacity(4) }
-            oldestByTypenameSoFar[currentTypename] = currentOldest
+        if let currentTypename, let currentOldest {
+            oldestByTypenameSoFar.lower(currentTypename, to: currentOldest)
         }
         currentOldest = nil
     }
@@ -332,11 +334,11 @@ struct RecordReader {
 
     /// The oldest write time per typename among the fields read, handed over once the walk is done (the reader
     /// keeps none: moving its dictionary out, rather than copying it to add the last typename, saves a copy).
-    mutating func takeOldestByTypename() -> [String: CacheInstant] {
+    mutating func takeOldestByTypename() -> OldestByTypename {
         flushTypename()
         currentTypename = nil
         currentRecord = nil
-        defer { oldestByTypenameSoFar = [:] }
+        defer { oldestByTypenameSoFar = OldestByTypename() }
         return oldestByTypenameSoFar
     }
 

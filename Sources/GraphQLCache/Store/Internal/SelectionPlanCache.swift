@@ -20,11 +20,28 @@ final class SelectionPlanCache: Sendable {
     }
 
     /// What the cache knows of one document: the variables its directives test, and its plans by their values.
-    private struct DocumentPlans {
+    ///
+    /// A class, only ever touched under the cache's lock: a read finds its plan through it without copying the entry
+    /// out of the dictionary (a retain and a release of each member).
+    private final class DocumentPlans {
         /// Held so that `Key.anchor` cannot name another object while the entry exists.
         let anchor: any AnyObject & Sendable
         let conditionVariables: [String]
         var plans: [[GraphQLJSON?]: SelectionNode] = [:]
+
+        init(anchor: any AnyObject & Sendable, conditionVariables: [String]) {
+            self.anchor = anchor
+            self.conditionVariables = conditionVariables
+        }
+
+        /// The plan for these values of the condition variables. Without condition variables every key is `[]`, so
+        /// the one plan there is, found without hashing the key.
+        func plan(for variables: GraphQLJSONObject) -> SelectionNode? {
+            if conditionVariables.isEmpty {
+                return plans.first?.value
+            }
+            return plans[conditionVariables.map { variables[$0] }]
+        }
     }
 
     private struct State {
@@ -35,12 +52,14 @@ final class SelectionPlanCache: Sendable {
         var head = 0
 
         mutating func remove(_ key: Key) {
-            guard var document = documents[key.anchor], document.plans.removeValue(forKey: key.conditions) != nil
+            guard let document = documents[key.anchor], document.plans.removeValue(forKey: key.conditions) != nil
             else {
                 return
             }
             count -= 1
-            documents[key.anchor] = document.plans.isEmpty ? nil : document
+            if document.plans.isEmpty {
+                documents[key.anchor] = nil
+            }
         }
     }
 
@@ -70,8 +89,7 @@ final class SelectionPlanCache: Sendable {
             guard let document = state.documents[id] else {
                 return nil
             }
-            let conditions = document.conditionVariables.map { variables[$0] }
-            return (document.conditionVariables, document.plans[conditions])
+            return (document.conditionVariables, document.plan(for: variables))
         }
         if let node = known?.node {
             return node
@@ -103,8 +121,14 @@ final class SelectionPlanCache: Sendable {
                 state.order.removeFirst(state.head)
                 state.head = 0
             }
-            state.documents[id, default: DocumentPlans(anchor: anchor, conditionVariables: names)]
-                .plans[key.conditions] = node
+            let document: DocumentPlans
+            if let known = state.documents[id] {
+                document = known
+            } else {
+                document = DocumentPlans(anchor: anchor, conditionVariables: names)
+                state.documents[id] = document
+            }
+            document.plans[key.conditions] = node
             state.count += 1
             state.order.append(key)
             return node

@@ -27,7 +27,7 @@ enum StoreRead {
 struct ReadFacts {
     var touchedRecordKeys: Set<String>
     var oldestWrite: CacheInstant?
-    var oldestWriteByTypename: [String: CacheInstant]
+    var oldestWriteByTypename: OldestByTypename
     var oldestWriteByCoordinate: [String: CacheInstant]
     var upstreamExpiry: CacheInstant?
 
@@ -36,7 +36,7 @@ struct ReadFacts {
             data: data,
             touchedRecordKeys: touchedRecordKeys,
             oldestWrite: oldestWrite,
-            oldestWriteByTypename: oldestWriteByTypename,
+            oldestWriteByTypename: oldestWriteByTypename.dictionary,
             oldestWriteByCoordinate: oldestWriteByCoordinate,
             upstreamExpiry: upstreamExpiry
         )
@@ -51,14 +51,9 @@ struct ReadFreshness {
     /// Typenames with a TTL of their own: the upstream's hints on their fields give way to it.
     var ruledTypenames: Set<String> = []
     /// How long past its time-to-live a hit is, from its oldest write times (overall, per typename, per
-    /// coordinate) and the earliest end of an upstream hint; `nil` when it is fresh.
-    var judge:
-        (
-            _ oldestWrite: CacheInstant?,
-            _ byTypename: [String: CacheInstant],
-            _ byCoordinate: [String: CacheInstant],
-            _ upstreamExpiry: CacheInstant?
-        ) -> Duration?
+    /// coordinate) and the earliest end of an upstream hint. Held as a value, not as a closure over it: a closure's
+    /// context is an allocation per read.
+    var judge: FreshnessJudge
 
     /// How long past its time-to-live a hit is; `nil` when it is fresh.
     func staleness(
@@ -67,12 +62,16 @@ struct ReadFreshness {
         _ byCoordinate: [String: CacheInstant],
         upstreamExpiry: CacheInstant? = nil
     ) -> Duration? {
-        judge(oldestWrite, byTypename, byCoordinate, upstreamExpiry)
+        judge.staleness(
+            oldest: oldestWrite, byTypename: OldestByTypename(byTypename), byCoordinate: byCoordinate,
+            upstreamExpiry: upstreamExpiry)
     }
 
     /// How long past its time-to-live a hit with these `facts` is; `nil` when it is fresh.
     func staleness(of facts: ReadFacts) -> Duration? {
-        judge(facts.oldestWrite, facts.oldestWriteByTypename, facts.oldestWriteByCoordinate, facts.upstreamExpiry)
+        judge.staleness(
+            oldest: facts.oldestWrite, byTypename: facts.oldestWriteByTypename,
+            byCoordinate: facts.oldestWriteByCoordinate, upstreamExpiry: facts.upstreamExpiry)
     }
 }
 

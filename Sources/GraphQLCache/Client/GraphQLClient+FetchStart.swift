@@ -1,0 +1,142 @@
+import CacheCore
+import GraphQLLanguage
+
+/// What the synchronous start of a typed query's fetch decided: answered from the cache (the value given through the
+/// caller's `inout`), failed, or left to the rest of the fetch (the network, or a policy other than cache-first).
+///
+/// Not generic, so that ``GraphQLClient/fetch(query:cachePolicy:cacheTimeout:resilience:)``, inlined into its caller
+/// and specialised there for the caller's `Data`, builds the answer of a hit without looking up the metadata of a
+/// result generic over a type it does not know, and without an async call.
+@usableFromInline
+enum FetchStart {
+    /// A fresh cached answer: the fetch returns it as is.
+    case answered(CachedAnswer)
+    /// The call failed before anything was sent.
+    case failed(GraphQLCacheError)
+    /// The rest of the call: ``GraphQLClient/finishFetch(_:as:)``.
+    case pending(PendingFetch)
+}
+
+/// What a cached answer's result needs besides its value.
+@usableFromInline
+struct CachedAnswer {
+    /// The time since the oldest field it reads was written.
+    @usableFromInline let age: Duration
+    /// The operation name and canonical variables the answer belongs to.
+    @usableFromInline let queryKey: GraphQLQueryKey
+}
+
+/// A fetch that goes on after its synchronous start.
+@usableFromInline
+final class PendingFetch: Sendable {
+    enum Route {
+        /// The full policy path (``GraphQLClient/execute(_:policy:reader:resilience:)``): another policy than
+        /// cache-first, or resilience options.
+        case execute(GraphQLCachePolicy, CacheResilience?)
+        /// Cache-first with resilience options: ``GraphQLClient/resilientCacheFirst(_:plan:resilience:reader:)``
+        /// with the plan already made (the caching policy hook is asked once per call).
+        case resilient(CachePlan, CacheResilience)
+        /// Cache-first, the cache read done and not answering: the network (and the second level first), as
+        /// `execute` goes on after its own read.
+        case network(usesCache: Bool)
+    }
+
+    let request: PreparedRequest
+    let route: Route
+
+    init(_ request: PreparedRequest, route: Route) {
+        self.request = request
+        self.route = route
+    }
+}
+
+extension PendingFetch.Route: Sendable {}
+
+extension GraphQLClient {
+    /// The start of ``fetch(query:cachePolicy:cacheTimeout:resilience:)`` up to its first await: the request prepared
+    /// and checked, and under the cache-first policy (without resilience options) the cache read, exactly as
+    /// ``execute(_:policy:reader:resilience:)`` does them; a hit's value goes to `value`.
+    @usableFromInline
+    func startFetch<Query: GraphQLQuery>(
+        _ query: Query,
+        cachePolicy: GraphQLCachePolicy?,
+        cacheTimeout: QueryCacheTimeout?,
+        resilience callResilience: CacheResilience?,
+        into value: inout Query.Data?
+    ) -> FetchStart {
+        let request: PreparedRequest
+        do {
+            request = try prepareQuery(query, explicitTimeout: cacheTimeout)
+            try checkCallResilience(callResilience)
+        } catch {
+            return .failed(error)
+        }
+        let policy = cachePolicy ?? .default
+        guard policy == .returnCacheDataElseFetch, !isClosed else {
+            return .pending(PendingFetch(request, route: .execute(policy, callResilience)))
+        }
+        let plan = plan(for: request)
+        guard plan.usesCache else {
+            return .pending(PendingFetch(request, route: .network(usesCache: false)))
+        }
+        if let resilience = resilience(for: request, call: callResilience) {
+            return .pending(PendingFetch(request, route: .resilient(plan, resilience)))
+        }
+        let read = judgeCache(request, plan: plan, eagerShare: nil, into: &value) {
+            (freshness, value) throws(GraphQLCacheError) in
+            try store.read(
+                Query.Data.self,
+                operation: request.document.operation,
+                variables: request.variables,
+                in: scope,
+                userInfo: configuration.decodingUserInfo,
+                freshness: freshness,
+                planAnchor: request.document,
+                reportsTouched: false,
+                into: &value
+            )
+        }
+        switch read {
+        case .success(let judged)? where judged.staleness == nil:
+            if value != nil {
+                reportServed(.l1, .hit)
+                return .answered(CachedAnswer(age: judged.age, queryKey: request.queryKey))
+            }
+        case .failure(let error)? where error.code != .decodingFailed:
+            return .failed(error)
+        default:
+            break
+        }
+        value = nil
+        return .pending(PendingFetch(request, route: .network(usesCache: true)))
+    }
+
+    /// The rest of a fetch its start left pending (see ``startFetch(_:cachePolicy:cacheTimeout:resilience:into:)``).
+    @usableFromInline
+    func finishFetch<Value: Decodable & Sendable>(
+        _ pending: PendingFetch,
+        as type: Value.Type
+    ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        switch pending.route {
+        case .execute(let policy, let resilience):
+            return await execute(
+                pending.request, policy: policy, reader: typedReader(type), resilience: resilience)
+        case .resilient(let plan, let resilience):
+            return await resilientCacheFirst(
+                pending.request, plan: plan, resilience: resilience, reader: typedReader(type))
+        case .network(let usesCache):
+            return await fromNetwork(
+                pending.request, storing: usesCache, joining: .anyCurrentCall, reader: typedReader(type),
+                readingSecondLevel: usesCache)
+        }
+    }
+}
+
+extension GraphQLCacheError {
+    /// A fetch's start said it answered without giving the value: never, as ``GraphQLClient/startFetch(_:cachePolicy:cacheTimeout:resilience:into:)``
+    /// answers only with one; an error rather than a trap should that ever change.
+    @usableFromInline
+    static func answerWithoutValue() -> GraphQLCacheError {
+        GraphQLCacheError(code: .cacheMiss, message: "The cache answered without a value.")
+    }
+}
