@@ -23,12 +23,22 @@ package final class HMACKey: @unchecked Sendable {
 
     /// HMAC-SHA256 of `message`: 32 bytes.
     package func code(for message: some Collection<UInt8>) -> [UInt8] {
+        withContiguousBytes(of: message) { code(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// HMAC-SHA256 of an array: the names of every second-level read are made with it, so no generic collection.
+    package func code(for message: [UInt8]) -> [UInt8] {
+        message.withUnsafeBytes { code(bytes: $0) }
+    }
+
+    /// HMAC-SHA256 of bytes the caller holds in place.
+    package func code(bytes message: UnsafeRawBufferPointer) -> [UInt8] {
         let context = contexts.take()
-        var code = [UInt8](repeating: 0, count: 32)
-        let ok = withContiguousBytes(of: message) { buffer in
-            code.withUnsafeMutableBufferPointer { out in
-                ucs_hmac_sha256_again(context, buffer.baseAddress, buffer.count, out.baseAddress)
-            }
+        var ok: Int32 = 0
+        let code = [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+            ok = ucs_hmac_sha256_again(
+                context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count, out.baseAddress)
+            count = 32
         }
         precondition(ok == 1, "OpenSSL's HMAC-SHA256 failed: libcrypto is unusable")
         contexts.give(context)

@@ -1,5 +1,6 @@
 import CHiredis
 import COpenSSL
+import Foundation
 import RedisReplication
 
 #if canImport(Glibc)
@@ -94,6 +95,18 @@ final class BareRedisClient {
     }
 
     /// One command's reply as text (for set-up: AUTH, SET).
+    /// One round trip whose string reply is copied out: what a client that decodes the value has to do.
+    func fetch(_ formatted: [UInt8]) throws -> Data {
+        try send(formatted)
+        let reply = try receive()
+        defer { freeReplyObject(reply) }
+        let typed = reply.assumingMemoryBound(to: redisReply.self)
+        guard typed.pointee.type == uch_reply_string, let bytes = typed.pointee.str else {
+            throw BenchError("the bare GET found no value")
+        }
+        return Data(bytes: bytes, count: typed.pointee.len)
+    }
+
     func command(_ arguments: [String]) throws -> String {
         try send(Self.format(arguments))
         let reply = try receive()

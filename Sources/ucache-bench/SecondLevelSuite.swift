@@ -1,4 +1,5 @@
 import CacheCore
+import CurlHTTP
 import FixtureSupport
 import Foundation
 import RESTCache
@@ -16,7 +17,9 @@ struct SecondLevelSuite: BenchSuite {
         APIService.performWithSource (--reads keys, default 2,000; each key is a fresh entry of one session):
         - L2 hit: B reads a key A fetched (B's memory has never seen it: a fresh key per read);
         - L1 hit: B reads the same key again;
-        - upstream: a hub without a second level reads it (memory miss, fixture server over loopback HTTP).
+        - upstream: a hub without a second level reads it (memory miss, fixture server over loopback HTTP);
+        - the floors (not with --cluster): a bare GET of a value of the size A wrote, by the bench's own hiredis
+          client, and the same client's GET of the answer's plain JSON decoded by JSONDecoder into the same type.
         GraphQL the same way over --graphql-reads sessions (default 500), each querying its accounts once on A:
         B's first query (L2 hit merged into the normalized store), B again (store hit), a hub without L2 (upstream).
         Then a cold replica's hit rate over a workload of --sessions (default 200) × --routes (default 20)
@@ -70,15 +73,24 @@ struct SecondLevelSuite: BenchSuite {
         let valueBytes = a.secondLevelStatistics.map { $0.store.bytesWritten / max(1, $0.store.writes) } ?? 0
         let bare = try cluster == nil ? BareRedisClient(url) : nil
         let bareGet = BareRedisClient.format(["GET", "\(prefix)bare"])
+        // And a plain Redis cache of the same answer: its JSON body as is, read and decoded into the same type.
+        let bareJSONGet = BareRedisClient.format(["GET", "\(prefix)bare-json"])
+        let decoder = JSONDecoder()
         if let bare {
             _ = try bare.command(["SET", "\(prefix)bare", String(repeating: "x", count: valueBytes)])
-            for _ in 0..<100 { try bare.roundTrip(bareGet) }
+            let answer = try await CurlHTTPClient().execute(.init(url: "\(tenant.baseURL)/api/feature-flags"))
+            _ = try bare.command(["SET", "\(prefix)bare-json", String(decoding: answer.body, as: UTF8.self)])
+            for _ in 0..<100 {
+                try bare.roundTrip(bareGet)
+                _ = try decoder.decode(FlagsRequest.Response.self, from: bare.fetch(bareJSONGet))
+            }
         }
 
         var secondLevelHits = Samples()
         var memoryHits = Samples()
         var upstream = Samples()
         var bareRoundTrips = Samples()
+        var bareDecodedReads = Samples()
         var notServedFromL2 = 0
         for key in keys {
             var begin = monotonicNanoseconds()
@@ -94,6 +106,10 @@ struct SecondLevelSuite: BenchSuite {
                 begin = monotonicNanoseconds()
                 guard try bare.roundTrip(bareGet) == valueBytes else { throw BenchError("the bare GET lost its value") }
                 bareRoundTrips.append(monotonicNanoseconds() - begin)
+                begin = monotonicNanoseconds()
+                let flags = try decoder.decode(FlagsRequest.Response.self, from: bare.fetch(bareJSONGet))
+                bareDecodedReads.append(monotonicNanoseconds() - begin)
+                guard !flags.isEmpty else { throw BenchError("the bare GET's answer decoded to nothing") }
             }
         }
 
@@ -164,7 +180,15 @@ struct SecondLevelSuite: BenchSuite {
                 Self.row("L2 hit: B reads what A fetched (µs)", secondLevelHits),
                 Self.row("L1 hit (µs)", memoryHits),
                 Self.row("upstream fetch, no L2 (µs)", upstream),
-            ] + (bare == nil ? [] : [Self.row("bare Redis GET, same value size, same transport (µs)", bareRoundTrips)])
+            ]
+                + (bare == nil
+                    ? []
+                    : [
+                        Self.row("bare Redis GET, same value size, same transport (µs)", bareRoundTrips),
+                        Self.row(
+                            "bare Redis GET of the answer's JSON + JSONDecoder into the same type (µs)",
+                            bareDecodedReads),
+                    ])
                 + [
                     Self.row("GraphQL L2 hit, merged into the store (µs)", graphQL.secondLevel),
                     Self.row("GraphQL normalized-store hit (µs)", graphQL.memory),
@@ -179,23 +203,34 @@ struct SecondLevelSuite: BenchSuite {
                 "Workload: \(sessions) sessions × \(routes) entries, each read twice, shuffled.",
                 "A (filling L2): \(fill?.store.writes ?? 0) writes, \(fill?.store.droppedWrites ?? 0) dropped, "
                     + "\(fill?.store.timeouts ?? 0) read timeouts (nothing written for those).",
-            ] + Self.ratioLines(secondLevelHits, over: bareRoundTrips, tls: url.tls != nil, valueBytes: valueBytes)
+            ]
+                + Self.ratioLines(
+                    secondLevelHits, over: bareRoundTrips, decoded: bareDecodedReads, tls: url.tls != nil,
+                    valueBytes: valueBytes)
                 + shardNote
         )
     }
 
     /// The L2 hit against the bare round trip measured in the same loop, each on its own line.
-    private static func ratioLines(_ hits: Samples, over bare: Samples, tls: Bool, valueBytes: Int) -> [String] {
-        guard bare.percentile(0.5) > 0 else { return [] }
+    private static func ratioLines(
+        _ hits: Samples, over bare: Samples, decoded: Samples, tls: Bool, valueBytes: Int
+    ) -> [String] {
+        guard bare.percentile(0.5) > 0, decoded.percentile(0.5) > 0 else { return [] }
         let transport = tls ? " over TLS" : ""
+        func ratio(_ name: String, _ floor: Samples, _ quantile: Double, _ label: String) -> String {
+            String(
+                format: "L2 hit ÷ \(name)\(transport) (\(label)): %.2f",
+                hits.percentile(quantile) / floor.percentile(quantile))
+        }
         return [
             "Bare round trip: GET of a \(valueBytes)-byte value (the size A wrote) by the bench's own client "
-                + "(one blocking socket, hiredis reader), interleaved with the reads above.",
-            String(
-                format: "L2 hit ÷ bare round trip\(transport) (p50): %.2f", hits.percentile(0.5) / bare.percentile(0.5)),
-            String(
-                format: "L2 hit ÷ bare round trip\(transport) (p99): %.2f",
-                hits.percentile(0.99) / bare.percentile(0.99)),
+                + "(one blocking socket, hiredis reader), interleaved with the reads above. Bare decoded read: the same "
+                + "client GETs the answer's plain JSON and decodes it with JSONDecoder into the answer's type, as a "
+                + "hand-written Redis cache would (no sealing, no names, no generation, no memory).",
+            ratio("bare round trip", bare, 0.5, "p50"),
+            ratio("bare round trip", bare, 0.99, "p99"),
+            ratio("bare decoded read", decoded, 0.5, "p50"),
+            ratio("bare decoded read", decoded, 0.99, "p99"),
         ]
     }
 

@@ -123,12 +123,21 @@ package final class SecondLevelSealing: Sendable {
         let cacheKey = keyID + senderID
         let cached = openers.withLock { $0[cacheKey] }
         let key = cached ?? Self.key(master, sender: senderID)
-        let header = value[..<Self.headerLength]
-        let nonce = [0, 0, 0, 0] + value[25..<Self.headerLength]
-        guard
-            let plaintext = key.open(
-                value[Self.headerLength...], nonce: nonce, authenticating: Self.associatedData(header, binding))
-        else { return .failure(.unauthentic) }
+        let associatedData = Self.associatedData(value[..<Self.headerLength], binding)
+        // Opened in place: the nonce (four zero bytes, then the header's counter) on the stack, no generic walk.
+        let opened = value.withUnsafeBytes { value in
+            associatedData.withUnsafeBytes { associatedData in
+                withUnsafeTemporaryAllocation(byteCount: AES256GCMKey.nonceLength, alignment: 1) { nonce in
+                    nonce.initializeMemory(as: UInt8.self, repeating: 0)
+                    nonce.baseAddress!.advanced(by: 4).copyMemory(
+                        from: value.baseAddress!.advanced(by: 25), byteCount: Self.headerLength - 25)
+                    return key.open(
+                        UnsafeRawBufferPointer(rebasing: value[Self.headerLength...]),
+                        nonce: UnsafeRawBufferPointer(nonce), authenticating: associatedData)
+                }
+            }
+        }
+        guard let plaintext = opened else { return .failure(.unauthentic) }
         if cached == nil {
             openers.withLock { openers in
                 if openers.count >= Self.openerCapacity { openers.removeAll(keepingCapacity: true) }
@@ -161,7 +170,10 @@ package final class SecondLevelSealing: Sendable {
         data.append(contentsOf: header)
         for field in fields {
             let count = UInt32(clamping: field.utf8.count)
-            for shift: UInt32 in [24, 16, 8, 0] { data.append(UInt8(truncatingIfNeeded: count >> shift)) }
+            data.append(UInt8(truncatingIfNeeded: count >> 24))
+            data.append(UInt8(truncatingIfNeeded: count >> 16))
+            data.append(UInt8(truncatingIfNeeded: count >> 8))
+            data.append(UInt8(truncatingIfNeeded: count))
             data.append(contentsOf: field.utf8)
         }
         return data
