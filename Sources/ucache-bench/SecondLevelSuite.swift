@@ -103,13 +103,20 @@ struct SecondLevelSuite: BenchSuite {
             _ = try await Self.read(onIsland, key)
             upstream.append(monotonicNanoseconds() - begin)
             if let bare {
-                begin = monotonicNanoseconds()
-                guard try bare.roundTrip(bareGet) == valueBytes else { throw BenchError("the bare GET lost its value") }
-                bareRoundTrips.append(monotonicNanoseconds() - begin)
-                begin = monotonicNanoseconds()
-                let flags = try decoder.decode(FlagsRequest.Response.self, from: bare.fetch(bareJSONGet))
-                bareDecodedReads.append(monotonicNanoseconds() - begin)
-                guard !flags.isEmpty else { throw BenchError("the bare GET's answer decoded to nothing") }
+                // In turns: whichever floor comes first follows the upstream fetch, whose wake-ups slow it.
+                for turn in bareRoundTrips.nanoseconds.count.isMultiple(of: 2) ? [0, 1] : [1, 0] {
+                    begin = monotonicNanoseconds()
+                    if turn == 0 {
+                        guard try bare.roundTrip(bareGet) == valueBytes else {
+                            throw BenchError("the bare GET lost its value")
+                        }
+                        bareRoundTrips.append(monotonicNanoseconds() - begin)
+                    } else {
+                        let flags = try decoder.decode(FlagsRequest.Response.self, from: bare.fetch(bareJSONGet))
+                        bareDecodedReads.append(monotonicNanoseconds() - begin)
+                        guard !flags.isEmpty else { throw BenchError("the bare GET's answer decoded to nothing") }
+                    }
+                }
             }
         }
 
