@@ -37,7 +37,7 @@ public struct SessionCharge: Sendable, Equatable {
     /// Resident bytes per session the bench measured, beyond what the stores charge for the cached payload: a
     /// session never used (200,000 of them); with one cached REST read (`--live`, 1,000,000 of them); with that
     /// and one GraphQL answer (100,000 of them). Each in a process of its own.
-    public static let measuredResidentBytes = (idle: 487, rest: 637, restAndGraphQL: 1_135)
+    public static let measuredResidentBytes = (idle: 503, rest: 637, restAndGraphQL: 1_135)
 
     /// What a session is charged in all, given the parts it made.
     public func total(
