@@ -65,6 +65,24 @@ struct ReplicationSealerForkTests {
             let receiver = ReplicationSealer(secret: try ReplicationSecret(key))
             var parentSealed: [UInt8] = []
             sealer.seal([1], issuedAt: 1_000) { parentSealed = $0 }
+            // A child of a process with threads blocks for good if another thread held a lock the child needs at the
+            // fork (OpenSSL's locks have no fork handlers, and the other tests run in parallel): such a child is
+            // killed after a while and the fork made again, so the test fails instead of hanging the run.
+            var sealedByChild: [UInt8]?
+            for _ in 0..<3 where sealedByChild == nil {
+                sealedByChild = try sealInChild(sealer, waitingAtMost: .seconds(20))
+            }
+            let childSealed = try #require(sealedByChild, "three children of fork() blocked on a lock held at the fork")
+            let parent = try #require(envelope(receiver.open(parentSealed)))
+            let fromChild = try #require(envelope(receiver.open(childSealed)))
+            #expect(fromChild.sender != parent.sender)
+            #expect(fromChild.counter == 1)
+            #expect(sealer.open(childSealed) != .own)  // to the parent, the child is another replica
+        }
+
+        /// Forks; the child seals one message with `sealer` and writes it to a pipe. Its bytes, or nil when the child
+        /// wrote nothing within `limit` (it is killed).
+        private func sealInChild(_ sealer: ReplicationSealer, waitingAtMost limit: Duration) throws -> [UInt8]? {
             var pipeEnds: [Int32] = [0, 0]
             try #require(pipe(&pipeEnds) == 0)
             let child = fork()
@@ -78,21 +96,28 @@ struct ReplicationSealerForkTests {
             }
             try #require(child > 0)
             close(pipeEnds[1])
+            defer { close(pipeEnds[0]) }
+            let deadline = ContinuousClock.now + limit
             var childSealed: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 512)
             while true {
+                let remaining = ContinuousClock.now.duration(to: deadline)
+                guard remaining > .zero else {
+                    kill(child, SIGKILL)
+                    var status: Int32 = 0
+                    _ = waitpid(child, &status, 0)
+                    return nil
+                }
+                var ready = pollfd(fd: pipeEnds[0], events: Int16(POLLIN), revents: 0)
+                let milliseconds = Int32(clamping: remaining.components.seconds * 1_000 + 1)
+                guard poll(&ready, 1, milliseconds) > 0 else { continue }
                 let count = read(pipeEnds[0], &buffer, buffer.count)
                 guard count > 0 else { break }
                 childSealed.append(contentsOf: buffer[0..<count])
             }
-            close(pipeEnds[0])
             var status: Int32 = 0
             _ = waitpid(child, &status, 0)
-            let parent = try #require(envelope(receiver.open(parentSealed)))
-            let fromChild = try #require(envelope(receiver.open(childSealed)))
-            #expect(fromChild.sender != parent.sender)
-            #expect(fromChild.counter == 1)
-            #expect(sealer.open(childSealed) != .own)  // to the parent, the child is another replica
+            return childSealed
         }
     #endif
 }
