@@ -18,13 +18,15 @@
     /// `@unchecked Sendable` is sound: `value` is only read or written inside `withLock`, under the mutex.
     ///
     /// Usable from inlinable code, as `Synchronization.Mutex` is: `ScopedPartitions`' read is inlined into the GraphQL
-    /// store's module. Every module of a TSan build is compiled with `UCACHE_TSAN`, so inlined code and the type's
-    /// own module agree on what a `Mutex` is.
+    /// store's module, and `InFlightCalls` makes its flights' locks in code its callers' modules specialise. Every
+    /// module of a TSan build is compiled with `UCACHE_TSAN`, so inlined code and the type's own module agree on what
+    /// a `Mutex` is.
     @usableFromInline
     final class Mutex<Value>: @unchecked Sendable {
         @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
         @usableFromInline var value: Value
 
+        @usableFromInline
         init(_ initialValue: consuming sending Value) {
             mutex = .allocate(capacity: 1)
             mutex.initialize(to: pthread_mutex_t())
