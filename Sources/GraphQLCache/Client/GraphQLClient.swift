@@ -239,8 +239,8 @@ public final class GraphQLClient: Sendable {
     /// `CacheResilience/validated()`) fail the call with `invalidConfiguration`, nothing sent.
     ///
     /// Inlinable, so that a fresh cached answer is built specialised for the caller's `Data` without an async call
-    /// (what remains of the call is the module's own: ``startFetch(_:cachePolicy:cacheTimeout:resilience:into:)``
-    /// and, when the cache does not answer, ``finishFetch(_:as:)``).
+    /// (what remains of the call is the module's own: `startFetch`, and `finishFetch` when the cache does not
+    /// answer).
     @inlinable
     public func fetch<Query: GraphQLQuery>(
         query: Query,
