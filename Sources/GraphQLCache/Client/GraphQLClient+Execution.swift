@@ -101,26 +101,24 @@ extension GraphQLClient {
         let plan = plan(for: request)
         switch policy {
         case .returnCacheDataElseFetch:
-            if plan.usesCache, let resilience = resilience(for: request, call: callResilience) {
+            var value: Value?
+            let start = startCacheFirst(request, plan: plan, resilience: callResilience, into: &value) {
+                (freshness, value) throws(GraphQLCacheError) in
+                try reader.cached(self, request, freshness, &value)
+            }
+            switch start {
+            case .answered(let judged):
+                if let value { return .success(cachedResult(value, judged, request)) }
+                return .failure(.answerWithoutValue())
+            case .failed(let error):
+                return .failure(error)
+            case .resilient(let resilience):
                 return await resilientCacheFirst(request, plan: plan, resilience: resilience, reader: reader)
+            case .network:
+                return await fromNetwork(
+                    request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader,
+                    readingSecondLevel: plan.usesCache)
             }
-            if plan.usesCache {
-                var value: Value?
-                switch readCache(request, plan: plan, reader: reader, into: &value) {
-                case .success(let judged)? where judged.staleness == nil:
-                    if let value {
-                        reportServed(.l1, .hit)
-                        return .success(cachedResult(value, judged, request))
-                    }
-                case .failure(let error)? where error.code != .decodingFailed:
-                    return .failure(error)
-                default:
-                    break
-                }
-            }
-            return await fromNetwork(
-                request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader,
-                readingSecondLevel: plan.usesCache)
         case .fetchIgnoringCacheData:
             return await fromNetwork(request, storing: plan.usesCache, joining: .newCallOnly, reader: reader)
         case .returnCacheDataAndFetch:
@@ -246,6 +244,34 @@ extension GraphQLClient {
     }
 
     /// A cached answer as a result from the cache.
+    /// The cache-first policy up to its first await, shared by ``execute(_:policy:reader:resilience:)`` and the
+    /// inlinable fetch's start: resilience options take their own path; otherwise the cache is read (through `read`)
+    /// and a fresh answer is the result, a failure other than a decoding one ends the call, anything else goes to
+    /// the network.
+    func startCacheFirst<Value>(
+        _ request: PreparedRequest,
+        plan: CachePlan,
+        resilience callResilience: CacheResilience?,
+        into value: inout Value?,
+        read: (ReadFreshness?, inout Value?) throws(GraphQLCacheError) -> StoreRead
+    ) -> CacheFirstStart {
+        guard plan.usesCache else { return .network }
+        if let resilience = resilience(for: request, call: callResilience) { return .resilient(resilience) }
+        switch judgeCache(request, plan: plan, eagerShare: nil, into: &value, read: read) {
+        case .success(let judged)? where judged.staleness == nil:
+            if value != nil {
+                reportServed(.l1, .hit)
+                return .answered(judged)
+            }
+        case .failure(let error)? where error.code != .decodingFailed:
+            return .failed(error)
+        default:
+            break
+        }
+        value = nil
+        return .network
+    }
+
     private func cachedResult<Value>(
         _ value: Value, _ judged: CacheJudgement, _ request: PreparedRequest
     ) -> GraphQLResult<Value> {

@@ -52,10 +52,24 @@ final class PendingFetch: Sendable {
 
 extension PendingFetch.Route: Sendable {}
 
+/// Where the cache-first policy goes after its synchronous part (see
+/// ``GraphQLClient/startCacheFirst(_:plan:resilience:into:read:)``).
+enum CacheFirstStart {
+    /// A fresh cached answer, its value in the caller's `inout`.
+    case answered(CacheJudgement)
+    /// The cache read failed (other than by decoding): the call fails.
+    case failed(GraphQLCacheError)
+    /// Resilience options apply: the resilient cache-first path, with the plan already made.
+    case resilient(CacheResilience)
+    /// Nothing fresh cached, or the plan skips the cache: the network (and the second level first when cached).
+    case network
+}
+
 extension GraphQLClient {
     /// The start of ``fetch(query:cachePolicy:cacheTimeout:resilience:)`` up to its first await: the request prepared
-    /// and checked, and under the cache-first policy (without resilience options) the cache read, exactly as
-    /// ``execute(_:policy:reader:resilience:)`` does them; a hit's value goes to `value`.
+    /// and checked, and under the cache-first policy the same synchronous step as
+    /// ``execute(_:policy:reader:resilience:)`` (``startCacheFirst(_:plan:resilience:into:read:)``), reading the store
+    /// for the query's own type; a hit's value goes to `value`.
     @usableFromInline
     func startFetch<Query: GraphQLQuery>(
         _ query: Query,
@@ -76,13 +90,7 @@ extension GraphQLClient {
             return .pending(PendingFetch(request, route: .execute(policy, callResilience)))
         }
         let plan = plan(for: request)
-        guard plan.usesCache else {
-            return .pending(PendingFetch(request, route: .network(usesCache: false)))
-        }
-        if let resilience = resilience(for: request, call: callResilience) {
-            return .pending(PendingFetch(request, route: .resilient(plan, resilience)))
-        }
-        let read = judgeCache(request, plan: plan, eagerShare: nil, into: &value) {
+        let start = startCacheFirst(request, plan: plan, resilience: callResilience, into: &value) {
             (freshness, value) throws(GraphQLCacheError) in
             try store.read(
                 Query.Data.self,
@@ -96,19 +104,16 @@ extension GraphQLClient {
                 into: &value
             )
         }
-        switch read {
-        case .success(let judged)? where judged.staleness == nil:
-            if value != nil {
-                reportServed(.l1, .hit)
-                return .answered(CachedAnswer(age: judged.age, queryKey: request.queryKey))
-            }
-        case .failure(let error)? where error.code != .decodingFailed:
+        switch start {
+        case .answered(let judged):
+            return .answered(CachedAnswer(age: judged.age, queryKey: request.queryKey))
+        case .failed(let error):
             return .failed(error)
-        default:
-            break
+        case .resilient(let resilience):
+            return .pending(PendingFetch(request, route: .resilient(plan, resilience)))
+        case .network:
+            return .pending(PendingFetch(request, route: .network(usesCache: plan.usesCache)))
         }
-        value = nil
-        return .pending(PendingFetch(request, route: .network(usesCache: true)))
     }
 
     /// The rest of a fetch its start left pending (see ``startFetch(_:cachePolicy:cacheTimeout:resilience:into:)``).
