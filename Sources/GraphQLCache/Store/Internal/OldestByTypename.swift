@@ -22,25 +22,23 @@ struct OldestByTypename {
 
     /// Keeps `instant` for `typename` when it is the first for it or older than the one kept.
     mutating func lower(_ typename: String, to instant: CacheInstant) {
-        guard let kept = first else {
-            first = (typename, instant)
-            return
-        }
-        if kept.typename == typename {
-            if instant < kept.instant { first = (typename, instant) }
-            return
-        }
-        guard let keptSecond = second else {
-            second = (typename, instant)
-            return
-        }
-        if keptSecond.typename == typename {
-            if instant < keptSecond.instant { second = (typename, instant) }
-            return
-        }
+        if Self.lower(&first, typename, instant) || Self.lower(&second, typename, instant) { return }
         if more[typename].map({ instant < $0 }) ?? true {
             more[typename] = instant
         }
+    }
+
+    /// Takes `typename` into an empty `slot`, or lowers the slot that holds it; false when it holds another.
+    private static func lower(
+        _ slot: inout (typename: String, instant: CacheInstant)?, _ typename: String, _ instant: CacheInstant
+    ) -> Bool {
+        guard let kept = slot else {
+            slot = (typename, instant)
+            return true
+        }
+        guard kept.typename == typename else { return false }
+        if instant < kept.instant { slot = (typename, instant) }
+        return true
     }
 
     /// The oldest write kept for `typename`.
