@@ -27,26 +27,34 @@ struct SecondLevelClusterFailoverTests {
         try awaitReplicas(cluster, configuration, owned)
         let (kept, cleared) = try (#require(owned[victim]?.first), #require(owned[victim]?.last))
 
+        // Every namespace is read once per poll of each wait below: through the outage, the held clear and the
+        // store's return to the promoted replica.
         let reader = FailoverReader(store, namespaces: owned.flatMap { node, names in names.map { ($0, node) } })
-        let reading = Task { await reader.run() }
         // The replica takes over only once the test has seen the outage: a run whose cooperative pool was starved
         // for the two seconds of a failover otherwise saw none of it.
         let replica = try ClusterAdmin(cluster, node: promoted)
         try replica.command("CONFIG", "SET", "cluster-replica-no-failover", "yes")
         await cluster.kill(victim)
-        try await waitUntil { store.nodes.connected == 2 }
+        try await waitUntil {
+            await reader.round()
+            return store.nodes.connected == 2
+        }
         // The shard has no primary: the clear is held, and the call returns by its deadline.
         await store.clearNamespace(SecondLevelNamespace(cleared))
+        await reader.round()
         // No replica can be promoted yet: nothing could have applied the clear, and a read of the shard fails fast.
         #expect(store.statistics().clears == 0)
         #expect(await store.read(key(kept, "a"), deadline: patientDeadline) == .unavailable(.error))
         try replica.command("CONFIG", "SET", "cluster-replica-no-failover", "no")
         try await cluster.waitUntilPromoted(promoted)
-        try await waitUntil { store.nodes == (3, 3) && store.statistics().clears == 1 }
-        reader.stop()
-        let outcomes = await reading.value
+        try await waitUntil {
+            await reader.round()
+            return store.nodes == (3, 3) && store.statistics().clears == 1
+        }
+        await reader.round()
+        let outcomes = reader.outcomes
 
-        // Reads went on through the outage: the failed shard failed fast meanwhile (when the reader ran then).
+        // Reads went on through the outage: the failed shard failed fast meanwhile.
         let newGeneration = SecondLevelGeneration(token: "0.1")
         var clearedSeen = false
         for (namespace, node, read) in outcomes {
@@ -211,27 +219,25 @@ private func awaitReplicas(
     }
 }
 
-/// Reads every namespace's `a` in turn until stopped, keeping each answer in order.
+/// Reads every namespace's `a` once a round, in rounds the test drives from its waits; keeps each answer in order.
 private final class FailoverReader: Sendable {
     private let store: RedisSecondLevelStore
     private let namespaces: [(name: String, node: Int)]
-    private let stopped = Atomic(false)
+    private let read = Mutex<[(namespace: String, node: Int, read: SecondLevelRead)]>([])
 
     init(_ store: RedisSecondLevelStore, namespaces: [(String, Int)]) {
         self.store = store
         self.namespaces = namespaces.map { (name: $0.0, node: $0.1) }
     }
 
-    func stop() { stopped.store(true, ordering: .relaxed) }
+    /// What every round read, in order.
+    var outcomes: [(namespace: String, node: Int, read: SecondLevelRead)] { read.withLock { $0 } }
 
-    func run() async -> [(namespace: String, node: Int, read: SecondLevelRead)] {
-        var outcomes: [(namespace: String, node: Int, read: SecondLevelRead)] = []
-        while !stopped.load(ordering: .relaxed) {
-            for (name, node) in namespaces {
-                outcomes.append((name, node, await store.read(key(name, "a"), deadline: patientDeadline)))
-            }
-            try? await Task.sleep(for: .milliseconds(2))  // pacing the reads, not waiting for anything
+    /// Reads each namespace once.
+    func round() async {
+        for (name, node) in namespaces {
+            let outcome = await store.read(key(name, "a"), deadline: patientDeadline)
+            read.withLock { $0.append((name, node, outcome)) }
         }
-        return outcomes
     }
 }
