@@ -102,7 +102,16 @@ struct ValueResilienceTests {
         let values = harness.session(.alice).values
         let eager = options(CacheResilience(eagerRefreshThreshold: 0.9))
         let runs = CallCounter()
-        let make: @Sendable () async throws -> Int = { runs.increment() }
+        // The refresh finishes only once every hit was answered: an instant one could store 2 while the last of the
+        // 1,000 hits were still being started, and they would rightly answer it.
+        let (hitsAnswered, openRefresh) = AsyncStream<Void>.makeStream()
+        let make: @Sendable () async throws -> Int = {
+            let run = runs.increment()
+            if run > 1 {
+                for await _ in hitsAnswered { break }
+            }
+            return run
+        }
         #expect(try await values.value(forKey: "n", options: eager, factory: make) == 1)
         harness.clock.advance(by: .seconds(28))
         let answers = await withTaskGroup(of: Int?.self) { group in
@@ -111,6 +120,7 @@ struct ValueResilienceTests {
             }
             return await group.reduce(into: [Int?]()) { $0.append($1) }
         }
+        openRefresh.finish()
         #expect(answers.allSatisfy { $0 == 1 })
         await harness.hub.valueCore.backgroundRefreshes.drain()
         #expect(runs.count == 2)
