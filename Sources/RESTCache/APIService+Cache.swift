@@ -38,6 +38,7 @@ enum CachedRead<Value: Sendable> {
 extension CacheEntryMetadata {
     /// Keeps the entry past its expiry for as long as `policy` may serve it stale (never shorter than already
     /// asked).
+    @usableFromInline
     mutating func keepStale(for policy: RESTCachePolicy) {
         let retention = policy.staleRetention
         if retention > staleRetention { staleRetention = retention }
@@ -246,6 +247,7 @@ extension APIService {
     }
 
     /// Decodes a success body (from the upstream or the second level) as the request's `Response`.
+    @inlinable
     func decodeBody<T: RequestType>(_ body: Data, as request: T) -> Result<T.Response, API<T.ErrorBody>> {
         if let data = body as? T.Response { return .success(data) }
         if T.Response.self == EmptyResponse.self, let empty = EmptyResponse() as? T.Response { return .success(empty) }

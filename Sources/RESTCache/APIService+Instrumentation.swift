@@ -26,6 +26,7 @@ extension APIService {
     }
 
     /// Reads the second level as a `CacheOperation/secondLevelRead` operation, with what the store says of itself.
+    @usableFromInline
     func readSecondLevel(
         _ level: any RESTSecondLevel, _ placement: RequestPlan.CachePlacement
     ) async -> RESTSecondLevelRead {

@@ -8,7 +8,7 @@ import CurlHTTP
 extension APIService {
     /// The options in force for a read, or nil when none beyond the policy's own is on (the policy then behaves as
     /// it always has). Invalid per-call options are reported as a failure to send.
-    @usableFromInline
+    @inlinable
     func resilience<T: RequestType>(
         for request: T, placement: RequestPlan.CachePlacement
     ) -> Result<CacheResilience, API<T.ErrorBody>>? {

@@ -1,24 +1,37 @@
 import Foundation
+import Synchronization
 
 /// What a read of the second level left for the rest of an upstream read: the generation to write the answer back
 /// with, and the stored entry a 304 would confirm.
+@usableFromInline
 struct SecondLevelVisit: Sendable {
     /// The generation the read returned; nil when nothing was read or the store was unavailable (nothing written).
-    var generation: SecondLevelGeneration?
+    @usableFromInline var generation: SecondLevelGeneration?
     /// The second-level entry whose validators the conditional request carries: on a 304 it is written back
     /// freshened (memory holds decoded values, not bytes, so only such an entry can be rewritten).
-    var revalidating: RESTSecondLevelEntry?
+    @usableFromInline var revalidating: RESTSecondLevelEntry?
     /// The timeout the entry had before it was put in memory stale: a 304 without its own lifetime restores it.
-    var restoredTimeout: Timeout?
+    @usableFromInline var restoredTimeout: Timeout?
+
+    @inlinable
+    init() {}
 }
 
 /// What the upstream part of a flight goes on from: the second level's visit and the entry to revalidate.
+@usableFromInline
 struct UpstreamCarry<Value: Sendable>: Sendable {
-    var visit: SecondLevelVisit
-    var stale: CachedValue<Value>?
+    @usableFromInline var visit: SecondLevelVisit
+    @usableFromInline var stale: CachedValue<Value>?
+
+    @inlinable
+    init(visit: SecondLevelVisit, stale: CachedValue<Value>?) {
+        self.visit = visit
+        self.stale = stale
+    }
 }
 
 /// The outcome of asking the second level before the upstream.
+@usableFromInline
 enum SecondLevelOutcome<Value: Sendable>: Sendable {
     /// A fresh entry, now in memory: the answer.
     case served(DataWithSource<Value>)
@@ -30,6 +43,7 @@ extension APIService {
     /// L1 missed (or held only a stale entry): ask the second level. A fresh entry goes into memory exactly as the
     /// network answer did (same metadata, the remaining lifetime computed on this replica's wall clock) and is the
     /// answer; a stale one with validators becomes the entry the conditional request revalidates.
+    @inlinable
     func consultSecondLevel<T: RequestType>(
         _ level: any RESTSecondLevel,
         _ request: T,

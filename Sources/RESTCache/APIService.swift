@@ -247,7 +247,7 @@ public final class APIService: Sendable {
     /// One upstream call for all concurrent identical reads; the answer is stored unless the scope was cleared
     /// meanwhile. A read joins only a call of its own generation (nothing cleared since the call left) and only
     /// when it reads the cache first.
-    @usableFromInline
+    @inlinable
     func fetch<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
@@ -272,6 +272,7 @@ public final class APIService: Sendable {
     }
 
     /// Requests that differ in their own headers (e.g. `Accept-Language`) must not share a flight.
+    @inlinable
     func flightIdentity<T: RequestType>(_ request: T, _ placement: RequestPlan.CachePlacement) -> String {
         let headers = request.headers
         guard headers.count > 0 else { return placement.key }
@@ -283,6 +284,7 @@ public final class APIService: Sendable {
     /// policy reads the cache first), or what the upstream read needs (the generation to write back with, the entry
     /// a 304 would confirm). An eager refresh (`lateShare`) takes the second level's entry only when it has not lived
     /// that share of its life (another replica refreshed it).
+    @inlinable
     func secondLevelStep<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,
@@ -306,6 +308,7 @@ public final class APIService: Sendable {
 
     /// The upstream part of a flight, in its own task: send (conditionally on the stale entry), decode, store in
     /// memory and in the second level.
+    @usableFromInline
     func upstreamRead<T: RequestType>(
         _ request: T,
         _ placement: RequestPlan.CachePlacement,

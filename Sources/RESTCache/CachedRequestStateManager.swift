@@ -19,7 +19,7 @@ public final class CachedRequestStateManager: Sendable {
     /// How quickly waiters were handed the leader's answer.
     public typealias ReleaseStatistics = InFlightReleaseStatistics
 
-    private let calls = InFlightCalls<Key, any Sendable>()
+    @usableFromInline let calls = InFlightCalls<Key, any Sendable>()
 
     public init() {}
 
@@ -78,6 +78,7 @@ public final class CachedRequestStateManager: Sendable {
     /// ``run(_:generation:joining:waitingAtMost:operation:)`` with a first step the leader takes in its own task (see
     /// `InFlightCalls.run(_:generation:joining:waitingAtMost:leading:work:)`): a second-level hit answers the call
     /// there, with no task started and no hand-off; otherwise `operation` goes on from what it carries.
+    @inlinable
     public func run<Value: Sendable, Carry: Sendable>(
         _ key: Key,
         generation: CacheGeneration,

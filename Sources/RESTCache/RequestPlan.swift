@@ -107,6 +107,7 @@ struct RequestPlan: Sendable {
     }
 
     /// The metadata stored with an answer: from the request's `Cacheable`, else from the caching rule.
+    @usableFromInline
     static func metadata<T: RequestType>(for request: T, placement: CachePlacement) -> CacheEntryMetadata {
         if let cache = request.cache {
             return CacheEntryMetadata(

@@ -26,7 +26,12 @@ enum RedisReply: Equatable {
         case uch_reply_integer: return .integer(Int64(value.integer))
         case uch_reply_array:
             guard let elements = value.element else { return .array([]) }
-            return .array((0..<Int(value.elements)).compactMap { index in elements[index].map(copy) })
+            var copied: [RedisReply] = []
+            copied.reserveCapacity(Int(value.elements))
+            for index in 0..<Int(value.elements) {
+                if let element = elements[index] { copied.append(copy(element)) }
+            }
+            return .array(copied)
         default: return .null
         }
     }

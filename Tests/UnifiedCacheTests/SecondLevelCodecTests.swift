@@ -67,6 +67,42 @@ struct SecondLevelCodecTests {
         #expect(unreadable > 20)
     }
 
+    @Test("whatever still decodes after a byte is flipped re-encodes to exactly those bytes")
+    func decodedValuesReencodeToTheirOwnBytes() throws {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        var decoded = 0
+        for index in bytes.indices {
+            for flip: UInt8 in [0x01, 0x80, 0xA5] {
+                var corrupted = bytes
+                corrupted[index] ^= flip
+                guard let entry = SecondLevelEntryCodec.decode(corrupted) else { continue }
+                decoded += 1
+                #expect(SecondLevelEntryCodec.encode(entry) == corrupted, "byte \(index) ^ \(flip)")
+            }
+        }
+        #expect(decoded > 100)
+    }
+
+    @Test("a set written out of order, or a time that would not encode back, is unreadable")
+    func nonCanonicalValues() throws {
+        let bytes = SecondLevelEntryCodec.encode(Self.entry)
+        // The domains are written sorted: "accountSummary" then "balances". Swapping their first letters keeps
+        // every length and makes the list descending.
+        let summary = try #require(bytes.firstRange(of: Array("accountSummary".utf8)))
+        let balances = try #require(bytes.firstRange(of: Array("balances".utf8)))
+        var unordered = bytes
+        unordered[summary.lowerBound] = UInt8(ascii: "b")
+        unordered[balances.lowerBound] = UInt8(ascii: "a")
+        #expect(SecondLevelEntryCodec.decode(unordered) == nil)
+
+        // Stored-at 1e-300 s after 1970: `Date` keeps time since 2001, so it comes back as exactly 0.
+        var inexact = bytes
+        let storedAt = 4 + 1 + 1 + 2  // magic, version, kind, status
+        let tiny = (1e-300 as Double).bitPattern
+        for shift in 0..<8 { inexact[storedAt + 7 - shift] = UInt8(truncatingIfNeeded: tiny >> (shift * 8)) }
+        #expect(SecondLevelEntryCodec.decode(inexact) == nil)
+    }
+
     @Test("a huge declared length is refused without allocating it")
     func hugeDeclaredLength() {
         var bytes = SecondLevelEntryCodec.encode(Self.entry)

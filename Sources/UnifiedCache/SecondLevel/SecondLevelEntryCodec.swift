@@ -86,14 +86,13 @@ enum SecondLevelEntryCodec {
         default: return nil
         }
         guard let uplifted = reader.byte(), uplifted <= 1, let etag = reader.optionalString(),
-            let lastModified = reader.optionalString(), let domains = reader.list(), let accounts = reader.list(),
-            let entityKeys = reader.list(), let tags = reader.list(), let bodyLength = reader.uint32(),
+            let lastModified = reader.optionalString(), let domains = reader.set(), let accounts = reader.set(),
+            let entityKeys = reader.set(), let tags = reader.set(), let bodyLength = reader.uint32(),
             let body = reader.bytes(Int(bodyLength)), reader.isAtEnd
         else { return nil }
         let metadata = CacheEntryMetadata(
-            timeout: timeout, domains: Set(domains), accounts: Set(accounts), isUplifted: uplifted == 1,
-            validators: CacheValidators(etag: etag, lastModified: lastModified), entityKeys: Set(entityKeys),
-            tags: Set(tags))
+            timeout: timeout, domains: domains, accounts: accounts, isUplifted: uplifted == 1,
+            validators: CacheValidators(etag: etag, lastModified: lastModified), entityKeys: entityKeys, tags: tags)
         return RESTSecondLevelEntry(
             status: Int(status), body: Data(body), storedAt: storedAt, expiresAt: expiresAt, metadata: metadata)
     }
@@ -162,32 +161,27 @@ struct ByteReader {
             && byte() == SecondLevelEntryCodec.version && byte() == kind
     }
 
-    /// Stored-at and the optional expires-at written by `ByteWriter.append(storedAt:expiresAt:)`; nil when either
-    /// is missing or not a date (`OutsideValue.date(secondsSince1970:)`).
-    mutating func times() -> (storedAt: Date, expiresAt: Date?)? {
-        guard let storedAt = double().flatMap(OutsideValue.date(secondsSince1970:)) else { return nil }
-        switch byte() {
-        case 0:
-            return (storedAt, nil)
-        case 1:
-            guard let expiry = double().flatMap(OutsideValue.date(secondsSince1970:)) else { return nil }
-            return (storedAt, expiry)
-        default:
-            return nil
-        }
-    }
-
     mutating func bytes(_ count: Int) -> ArraySlice<UInt8>? {
         guard count >= 0, storage.count - offset >= count else { return nil }
         defer { offset += count }
         return storage[offset..<(offset + count)]
     }
-    mutating func byte() -> UInt8? { bytes(1)?.first }
-    mutating func uint16() -> UInt16? { bytes(2).map { $0.reduce(0) { $0 << 8 | UInt16($1) } } }
-    mutating func uint32() -> UInt32? { bytes(4).map { $0.reduce(0) { $0 << 8 | UInt32($1) } } }
-    mutating func double() -> Double? {
-        bytes(8).map { Double(bitPattern: $0.reduce(0) { $0 << 8 | UInt64($1) }) }
+    mutating func byte() -> UInt8? {
+        guard offset < storage.count else { return nil }
+        defer { offset += 1 }
+        return storage[offset]
     }
+    /// The next `width` bytes as a big-endian integer, read in place (no slice of the storage).
+    private mutating func bigEndian(width: Int) -> UInt64? {
+        guard storage.count - offset >= width else { return nil }
+        var value: UInt64 = 0
+        for index in offset..<(offset + width) { value = value << 8 | UInt64(storage[index]) }
+        offset += width
+        return value
+    }
+    mutating func uint16() -> UInt16? { bigEndian(width: 2).map { UInt16(truncatingIfNeeded: $0) } }
+    mutating func uint32() -> UInt32? { bigEndian(width: 4).map { UInt32(truncatingIfNeeded: $0) } }
+    mutating func double() -> Double? { bigEndian(width: 8).map { Double(bitPattern: $0) } }
     mutating func string() -> String? {
         guard let length = uint32(), let raw = bytes(Int(length)) else { return nil }
         return String(validating: raw, as: UTF8.self)
@@ -199,26 +193,39 @@ struct ByteReader {
         default: return nil
         }
     }
-    mutating func list() -> [String]? {
+
+    /// A string list read straight into a set; strictly ascending, as the encoder writes sets, so a value re-encodes to
+    /// its own bytes. An empty one (most of them) allocates nothing.
+    mutating func set() -> Set<String>? {
         guard let count = uint32(), Int(count) <= storage.count - offset else { return nil }
-        var list: [String] = []
-        list.reserveCapacity(Int(count))
+        if count == 0 { return [] }
+        var set = Set<String>(minimumCapacity: Int(count))
+        var last: String?
         for _ in 0..<count {
-            // Strictly ascending, as the encoder writes sets: a value re-encodes to its own bytes.
-            guard let string = string(), list.last.map({ $0 < string }) ?? true else { return nil }
-            list.append(string)
+            guard let string = string(), last.map({ $0 < string }) ?? true else { return nil }
+            set.insert(string)
+            last = string
         }
-        return list
+        return set
     }
 
-    /// ``times()``, refused unless the dates encode back to the bytes read: `Date` keeps its time relative to 2001, so
-    /// a reading far from that with digits below its precision would come back changed. A value re-encodes to its
-    /// own bytes.
+    /// Stored-at and the optional expires-at written by `ByteWriter.append(storedAt:expiresAt:)`; nil when either
+    /// is missing, not a date (`OutsideValue.date(secondsSince1970:)`), or would not encode back to the bytes read:
+    /// `Date` keeps its time relative to 2001, so a reading far from that with digits below its precision would come
+    /// back changed. A value re-encodes to its own bytes (the encoder writes each time's bit pattern).
     mutating func exactTimes() -> (storedAt: Date, expiresAt: Date?)? {
-        let start = offset
-        guard let times = times() else { return nil }
-        var writer = ByteWriter()
-        writer.append(storedAt: times.storedAt, expiresAt: times.expiresAt)
-        return storage[start..<offset].elementsEqual(writer.bytes) ? times : nil
+        guard let storedAt = exactDate() else { return nil }
+        switch byte() {
+        case 0: return (storedAt, nil)
+        case 1: return exactDate().map { (storedAt, $0) }
+        default: return nil
+        }
+    }
+
+    private mutating func exactDate() -> Date? {
+        guard let raw = double(), let date = OutsideValue.date(secondsSince1970: raw),
+            date.timeIntervalSince1970.bitPattern == raw.bitPattern
+        else { return nil }
+        return date
     }
 }
