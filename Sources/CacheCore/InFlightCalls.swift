@@ -106,13 +106,23 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
     @inlinable
     func enter(_ key: Key, generation: CacheGeneration, joining: Joining) -> (Flight, isLeader: Bool) {
         flights.withLock { flights -> (Flight, Bool) in
-            if joining == .anyCurrentCall, let flight = flights[key], flight.generation.isNotOlder(than: generation) {
-                return (flight, false)
+            // One hash of the key: the slot is looked up once and written in place.
+            Self.inPlace(&flights[key]) { slot -> (Flight, Bool) in
+                if joining == .anyCurrentCall, let flight = slot, flight.generation.isNotOlder(than: generation) {
+                    return (flight, false)
+                }
+                let flight = Flight(generation: generation)
+                slot = flight
+                return (flight, true)
             }
-            let flight = Flight(generation: generation)
-            flights[key] = flight
-            return (flight, true)
         }
+    }
+
+    /// Runs `body` on a dictionary slot through its in-place accessor (`inPlace(&dictionary[key]) { … }`): one
+    /// lookup of the key whether the slot is read, replaced or removed.
+    @inlinable
+    static func inPlace<Slot, Result>(_ slot: inout Slot, _ body: (inout Slot) -> Result) -> Result {
+        body(&slot)
     }
 
     /// Makes the calls in flight whose key `matches` unjoinable: they go on for their callers, and the next
@@ -130,8 +140,8 @@ public final class InFlightCalls<Key: Hashable & Sendable, Value: Sendable>: Sen
     @inlinable
     func land(_ flight: Flight, key: Key, value: Value, leaderWaits: Bool) {
         flights.withLock { flights in
-            if flights[key] === flight {
-                flights[key] = nil
+            Self.inPlace(&flights[key]) { slot in
+                if slot === flight { slot = nil }
             }
         }
         // Most calls have no waiter (an L2 hit, an upstream answer nobody else asked for): no array, no clock.
