@@ -90,6 +90,7 @@ public final class RedisTestCluster: Sendable {
         if pid > 0 { send(SIGKILL, to: pid) }
         try? await offThePool {
             let deadline = Date().addingTimeInterval(10)
+            // Polling until the killed node's port refuses: the process's exit, not time passing in a test.
             while Date() < deadline, RedisTestServer.accepts(port: self.ports[index]) { usleep(2_000) }
         }
     }

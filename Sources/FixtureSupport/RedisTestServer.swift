@@ -137,6 +137,7 @@ public final class RedisTestServer: Sendable {
 
     private func waitUntilRefused() {
         let deadline = Date().addingTimeInterval(10)
+        // Polling until the stopped server's port refuses: the process's exit, not time passing in a test.
         while Date() < deadline, Self.accepts(port: port) { usleep(2_000) }
     }
 

@@ -94,7 +94,6 @@ final class BareRedisClient {
         return typed.pointee.type == uch_reply_string || typed.pointee.type == uch_reply_status ? typed.pointee.len : -1
     }
 
-    /// One command's reply as text (for set-up: AUTH, SET).
     /// One round trip whose string reply is copied out: what a client that decodes the value has to do.
     func fetch(_ formatted: [UInt8]) throws -> Data {
         try send(formatted)
@@ -107,6 +106,7 @@ final class BareRedisClient {
         return Data(bytes: bytes, count: typed.pointee.len)
     }
 
+    /// One command's reply as text (for set-up: AUTH, SET).
     func command(_ arguments: [String]) throws -> String {
         try send(Self.format(arguments))
         let reply = try receive()

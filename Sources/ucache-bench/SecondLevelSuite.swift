@@ -224,9 +224,9 @@ struct SecondLevelSuite: BenchSuite {
     ) -> [String] {
         guard bare.percentile(0.5) > 0, decoded.percentile(0.5) > 0 else { return [] }
         let transport = tls ? " over TLS" : ""
-        func ratio(_ name: String, _ floor: Samples, _ quantile: Double, _ label: String) -> String {
+        func ratio(_ name: String, _ floor: Samples, _ quantile: Double) -> String {
             String(
-                format: "L2 hit ÷ \(name)\(transport) (\(label)): %.2f",
+                format: "L2 hit ÷ \(name)\(transport) (p\(Int(quantile * 100))): %.2f",
                 hits.percentile(quantile) / floor.percentile(quantile))
         }
         return [
@@ -234,10 +234,10 @@ struct SecondLevelSuite: BenchSuite {
                 + "(one blocking socket, hiredis reader), interleaved with the reads above. Bare decoded read: the same "
                 + "client GETs the answer's plain JSON and decodes it with JSONDecoder into the answer's type, as a "
                 + "hand-written Redis cache would (no sealing, no names, no generation, no memory).",
-            ratio("bare round trip", bare, 0.5, "p50"),
-            ratio("bare round trip", bare, 0.99, "p99"),
-            ratio("bare decoded read", decoded, 0.5, "p50"),
-            ratio("bare decoded read", decoded, 0.99, "p99"),
+            ratio("bare round trip", bare, 0.5),
+            ratio("bare round trip", bare, 0.99),
+            ratio("bare decoded read", decoded, 0.5),
+            ratio("bare decoded read", decoded, 0.99),
         ]
     }
 

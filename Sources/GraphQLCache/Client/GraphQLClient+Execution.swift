@@ -115,9 +115,7 @@ extension GraphQLClient {
             case .resilient(let resilience):
                 return await resilientCacheFirst(request, plan: plan, resilience: resilience, reader: reader)
             case .network:
-                return await fromNetwork(
-                    request, storing: plan.usesCache, joining: .anyCurrentCall, reader: reader,
-                    readingSecondLevel: plan.usesCache)
+                return await cacheFirstFromNetwork(request, usesCache: plan.usesCache, reader: reader)
             }
         case .fetchIgnoringCacheData:
             return await fromNetwork(request, storing: plan.usesCache, joining: .newCallOnly, reader: reader)
@@ -243,7 +241,6 @@ extension GraphQLClient {
         judgeCache(request, plan: plan, reader: reader, eagerShare: nil, into: &value)
     }
 
-    /// A cached answer as a result from the cache.
     /// The cache-first policy up to its first await, shared by ``execute(_:policy:reader:resilience:)`` and the
     /// inlinable fetch's start: resilience options take their own path; otherwise the cache is read (through `read`)
     /// and a fresh answer is the result, a failure other than a decoding one ends the call, anything else goes to
@@ -272,6 +269,16 @@ extension GraphQLClient {
         return .network
     }
 
+    /// Cache-first after its synchronous start found nothing to answer with: the network, joining a call in flight,
+    /// and (when the plan uses the cache) the second level first and the answer stored.
+    func cacheFirstFromNetwork<Value>(
+        _ request: PreparedRequest, usesCache: Bool, reader: ResultReader<Value>
+    ) async -> Result<GraphQLResult<Value>, GraphQLCacheError> {
+        await fromNetwork(
+            request, storing: usesCache, joining: .anyCurrentCall, reader: reader, readingSecondLevel: usesCache)
+    }
+
+    /// A cached answer as a result from the cache.
     private func cachedResult<Value>(
         _ value: Value, _ judged: CacheJudgement, _ request: PreparedRequest
     ) -> GraphQLResult<Value> {

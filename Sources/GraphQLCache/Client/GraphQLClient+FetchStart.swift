@@ -130,9 +130,7 @@ extension GraphQLClient {
             return await resilientCacheFirst(
                 pending.request, plan: plan, resilience: resilience, reader: typedReader(type))
         case .network(let usesCache):
-            return await fromNetwork(
-                pending.request, storing: usesCache, joining: .anyCurrentCall, reader: typedReader(type),
-                readingSecondLevel: usesCache)
+            return await cacheFirstFromNetwork(pending.request, usesCache: usesCache, reader: typedReader(type))
         }
     }
 }

@@ -81,6 +81,12 @@ final class SecondLevelFront: Sendable {
         }
     }
 
+    /// The namespace of `scope`: the shared one (hashed when the front was made), or a session's, hashed now (a
+    /// session keeps its own: ``CacheSession/secondLevelNamespace(_:)``).
+    func namespace(of scope: CacheScope) -> SecondLevelNamespace {
+        scope == .shared ? sharedNamespace : names.namespace(of: scope)
+    }
+
     /// A view's namespaces, its session's own hashed before (see ``CacheSession/secondLevelNamespace(_:)``).
     func namespaces(for scope: CacheScope, session: SecondLevelNamespace) -> SessionNamespaces {
         SessionNamespaces(scope: scope, session: session, shared: sharedNamespace)
@@ -90,7 +96,7 @@ final class SecondLevelFront: Sendable {
     func key(_ kind: SecondLevelNames.Kind, _ cacheKey: String, in scope: CacheScope, _ known: SessionNamespaces)
         -> SecondLevelKey
     {
-        names.key(kind, cacheKey, in: known.of(scope) ?? names.namespace(of: scope))
+        names.key(kind, cacheKey, in: known.of(scope) ?? namespace(of: scope))
     }
 
     func tags(ofREST metadata: CacheEntryMetadata, key: String, in namespace: SecondLevelNamespace)

@@ -160,9 +160,9 @@ public final class CacheSession: Sendable {
     /// The session's own second-level namespace, hashed by the first view that names an entry and kept (charged
     /// as a part): a keyed hash costs more than an L1 hit, and every REST, GraphQL and value view is made per access.
     func secondLevelNamespace(_ front: SecondLevelFront) -> SecondLevelNamespace {
-        guard case .session = scope else { return front.sharedNamespace }
+        guard case .session = scope else { return front.namespace(of: scope) }
         if let known = state.withLock({ $0.parts.secondLevelNamespace }) { return known }
-        let made = front.names.namespace(of: scope)
+        let made = front.namespace(of: scope)
         let (namespace, charge) = state.withLock { state -> (SecondLevelNamespace, Bool) in
             if let known = state.parts.secondLevelNamespace { return (known, false) }
             state.parts.secondLevelNamespace = made

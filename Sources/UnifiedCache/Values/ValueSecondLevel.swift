@@ -12,9 +12,7 @@ struct ValueSecondLevel {
 
     init(front: SecondLevelFront, scope: CacheScope, session: CacheSession?) {
         self.front = front
-        self.namespace =
-            session?.secondLevelNamespace(front)
-            ?? (scope == .shared ? front.sharedNamespace : front.names.namespace(of: scope))
+        self.namespace = session?.secondLevelNamespace(front) ?? front.namespace(of: scope)
     }
 
     enum Read<Value> {
