@@ -240,7 +240,8 @@ extension APIService {
     > {
         guard (200..<300).contains(response.status) else {
             let body =
-                response.body.isEmpty ? nil : try? configuration.decoder.decode(T.ErrorBody.self, from: response.body)
+                response.body.isEmpty
+                ? nil : try? JSONFastDecoder.decode(T.ErrorBody.self, from: response.body, as: configuration.decoder)
             return .failure(.http(status: response.status, body: body))
         }
         return decodeBody(response.body, as: request)
@@ -252,7 +253,7 @@ extension APIService {
         if let data = body as? T.Response { return .success(data) }
         if T.Response.self == EmptyResponse.self, let empty = EmptyResponse() as? T.Response { return .success(empty) }
         do {
-            return .success(try configuration.decoder.decode(T.Response.self, from: body))
+            return .success(try JSONFastDecoder.decode(T.Response.self, from: body, as: configuration.decoder))
         } catch {
             let message = "The response to \(request.method) \(request.path) is not a valid \(T.Response.self)."
             return .failure(.decoding(RESTCacheError(.decodingFailed, message, underlying: error)))

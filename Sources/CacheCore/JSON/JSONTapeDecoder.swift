@@ -1,0 +1,224 @@
+import Foundation
+
+/// A `Decoder` over a ``JSONTape`` that gives what Foundation's `JSONDecoder` with its default options gives, or
+/// gives up: any error it throws, whatever the caller's type does with it, marks the decode ``gaveUp``, and the
+/// whole document is then decoded again by `JSONDecoder` (see ``JSONFastDecoder``). So only its successes must
+/// match Foundation's, value for value; its errors carry no detail, and whatever it is unsure of it refuses.
+///
+/// One decoder serves a whole decode: a nested value is decoded by moving it to the value's token and back (as
+/// Foundation's does), so a nested struct costs no decoder of its own. Confined to the calling thread.
+final class JSONTapeDecoder: Decoder {
+    /// A copy of the document, owned here so that a container the caller's type keeps can never outlive it.
+    let bytes: UnsafeMutableRawBufferPointer
+    let tokens: [JSONTape.Token]
+    /// The token the decoder stands on.
+    @exclusivity(unchecked) var current = 0
+    /// The coding path as a stack; containers remember their depth in it.
+    @exclusivity(unchecked) private(set) var pathStack: [any CodingKey] = []
+    /// Whether anything was refused: sticky, whatever the caller's type catches.
+    @exclusivity(unchecked) private(set) var gaveUp = false
+    /// Big objects' keys, indexed on their first lookup (token of the object → first value token of each key).
+    @exclusivity(unchecked) private var objectIndexes: [Int: [String: Int]] = [:]
+
+    private init(bytes: UnsafeMutableRawBufferPointer, tokens: [JSONTape.Token]) {
+        self.bytes = bytes
+        self.tokens = tokens
+    }
+
+    deinit {
+        bytes.deallocate()
+    }
+
+    /// `type` decoded from `data`, or nil when this decoder cannot vouch for matching Foundation's.
+    static func decode<T: Decodable>(_ type: T.Type, from data: Data) -> T? {
+        let count = data.count
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 1)
+        data.withUnsafeBytes { copy.copyMemory(from: $0) }
+        guard let tape = try? JSONTape(UnsafeRawBufferPointer(rebasing: copy[..<count])) else {
+            copy.deallocate()
+            return nil
+        }
+        let decoder = JSONTapeDecoder(bytes: copy, tokens: tape.tokens)
+        guard let value = try? decoder.decode(type, at: 0, key: nil), !decoder.gaveUp else { return nil }
+        return value
+    }
+
+    var codingPath: [any CodingKey] { pathStack }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    /// Marks the decode as given up and returns the error to throw.
+    func refuse() -> DecodingError {
+        gaveUp = true
+        return DecodingError.dataCorrupted(
+            DecodingError.Context(codingPath: [], debugDescription: "Left to Foundation's JSONDecoder."))
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        guard tokens[current].kind == .object else { throw refuse() }
+        return KeyedDecodingContainer(
+            JSONTapeKeyedContainer<Key>(decoder: self, object: current, depth: pathStack.count, extra: []))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        guard tokens[current].kind == .array else { throw refuse() }
+        return JSONTapeUnkeyedContainer(decoder: self, array: current, depth: pathStack.count, extra: [])
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer {
+        self
+    }
+
+    // MARK: - Nested values
+
+    /// Decodes `type` from the value at `token`, one key below the path a container at `depth` (plus `extra`) has,
+    /// then puts the decoder back. The types Foundation's decoder reads its own way are read that way here.
+    func decode<T: Decodable>(
+        _ type: T.Type, at token: Int, key: (any CodingKey)?, depth: Int = -1, extra: [any CodingKey] = []
+    ) throws -> T {
+        if T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
+            return try special(type, at: token)
+        }
+        let saved = current
+        let savedPath: [any CodingKey]?
+        if depth < 0 || (depth == pathStack.count && extra.isEmpty) {
+            savedPath = nil
+            if let key { pathStack.append(key) }
+        } else {
+            savedPath = pathStack
+            pathStack.removeSubrange(min(depth, pathStack.count)...)
+            pathStack.append(contentsOf: extra)
+            if let key { pathStack.append(key) }
+        }
+        current = token
+        defer {
+            current = saved
+            if let savedPath {
+                pathStack = savedPath
+            } else if key != nil {
+                pathStack.removeLast()
+            }
+        }
+        return try T(from: self)
+    }
+
+    /// `Data` as base64 text, `URL` as its string, as Foundation's default strategies read them; `Decimal` (parsed
+    /// from the literal's digits there) is left to Foundation.
+    @inline(never)
+    private func special<T>(_ type: T.Type, at token: Int) throws -> T {
+        if T.self == Data.self, let data = Data(base64Encoded: try String.read(self, at: token)) {
+            return data as! T
+        }
+        if T.self == URL.self, let url = URL(string: try String.read(self, at: token)) {
+            return url as! T
+        }
+        throw refuse()
+    }
+
+    // MARK: - Keys
+
+    /// The value token of the first member of `object` named `key`, as Foundation's decoder finds it (by `String`
+    /// equality, the first of equal keys winning).
+    func member(_ key: some CodingKey, of object: Int) -> Int? {
+        let token = tokens[object]
+        if token.length > 16 { return indexedMember(key.stringValue, of: object) }
+        var name = key.stringValue
+        return name.withUTF8 { name -> Int? in
+            var ascii = true
+            for byte in name where byte >= 0x80 { ascii = false }
+            guard ascii, token.plain else { return slowMember(String(decoding: name, as: UTF8.self), of: object) }
+            var at = object + 1
+            for _ in 0..<token.length {
+                let candidate = tokens[at]
+                if Int(candidate.length) == name.count,
+                    name.isEmpty
+                        || memcmp(bytes.baseAddress! + Int(candidate.start), name.baseAddress!, name.count) == 0
+                {
+                    return at + 1
+                }
+                at = Int(tokens[at + 1].end)
+            }
+            return nil
+        }
+    }
+
+    /// Keys compared as `String`s, where bytes would miss canonically equal ones.
+    private func slowMember(_ name: String, of object: Int) -> Int? {
+        var at = object + 1
+        for _ in 0..<tokens[object].length {
+            guard let candidate = try? String.read(self, at: at) else { return nil }
+            if candidate == name { return at + 1 }
+            at = Int(tokens[at + 1].end)
+        }
+        return nil
+    }
+
+    private func indexedMember(_ name: String, of object: Int) -> Int? {
+        if let index = objectIndexes[object] { return index[name] }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(Int(tokens[object].length))
+        var at = object + 1
+        for _ in 0..<tokens[object].length {
+            guard let key = try? String.read(self, at: at) else {
+                gaveUp = true
+                return nil
+            }
+            if index[key] == nil { index[key] = at + 1 }
+            at = Int(tokens[at + 1].end)
+        }
+        objectIndexes[object] = index
+        return index[name]
+    }
+
+    /// The keys of `object`, each once (the first of equal keys kept), in document order.
+    func keys(of object: Int) throws -> [String] {
+        var keys: [String] = []
+        var seen = Set<String>()
+        keys.reserveCapacity(Int(tokens[object].length))
+        var at = object + 1
+        for _ in 0..<tokens[object].length {
+            let key = try String.read(self, at: at)
+            if seen.insert(key).inserted { keys.append(key) }
+            at = Int(tokens[at + 1].end)
+        }
+        return keys
+    }
+}
+
+// MARK: - The single value container
+
+extension JSONTapeDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { tokens[current].kind == .null }
+    func decode(_ type: Bool.Type) throws -> Bool { try Bool.read(self, at: current) }
+    func decode(_ type: String.Type) throws -> String { try String.read(self, at: current) }
+    func decode(_ type: Double.Type) throws -> Double { try Double.read(self, at: current) }
+    func decode(_ type: Float.Type) throws -> Float { try Float.read(self, at: current) }
+    func decode(_ type: Int.Type) throws -> Int { try Int.read(self, at: current) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try Int8.read(self, at: current) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try Int16.read(self, at: current) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try Int32.read(self, at: current) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try Int64.read(self, at: current) }
+    func decode(_ type: UInt.Type) throws -> UInt { try UInt.read(self, at: current) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try UInt8.read(self, at: current) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try UInt16.read(self, at: current) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try UInt32.read(self, at: current) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try UInt64.read(self, at: current) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, at: current, key: nil) }
+}
+
+/// A key of an array element, named as Foundation's decoder names it.
+struct JSONIndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+
+    init(index: Int) {
+        intValue = index
+    }
+
+    init?(stringValue: String) {
+        nil
+    }
+
+    init?(intValue: Int) {
+        self.intValue = intValue
+    }
+}
