@@ -143,7 +143,8 @@ struct ScriptHashes {
     var moveEpoch: [UInt8]
 }
 
-/// Key names, as bytes ready for a command.
+/// Key names, as bytes ready for a command, built by appending (a read builds two, and interpolating a string
+/// then copying its bytes cost twice the allocations).
 struct RedisSecondLevelKeys {
     let prefix: String
     let epoch: [UInt8]
@@ -153,30 +154,45 @@ struct RedisSecondLevelKeys {
         epoch = Array("\(prefix)e".utf8)
     }
 
+    /// `<prefix>{<ns>}<marker>` and then `parts` one after another.
+    private func key(_ namespace: SecondLevelNamespace, _ marker: StaticString, _ parts: String...) -> [UInt8] {
+        var key: [UInt8] = []
+        var size = prefix.utf8.count + namespace.name.utf8.count + 4
+        for part in parts { size += part.utf8.count }
+        key.reserveCapacity(size)
+        key.append(contentsOf: prefix.utf8)
+        key.append(UInt8(ascii: "{"))
+        key.append(contentsOf: namespace.name.utf8)
+        key.append(UInt8(ascii: "}"))
+        key.append(contentsOf: UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount))
+        for part in parts { key.append(contentsOf: part.utf8) }
+        return key
+    }
+
     func generation(_ namespace: SecondLevelNamespace) -> [UInt8] {
-        Array("\(prefix){\(namespace.name)}g".utf8)
+        key(namespace, "g")
     }
 
     /// `…{<ns>}v:`; a value key is it, the epoch, `:` and the name.
     func valuePrefix(_ namespace: SecondLevelNamespace) -> [UInt8] {
-        Array("\(prefix){\(namespace.name)}v:".utf8)
+        key(namespace, "v:")
     }
 
     /// `…{<ns>}t:`; a tag key is it, the epoch, `:` and the tag.
     func tagPrefix(_ namespace: SecondLevelNamespace) -> [UInt8] {
-        Array("\(prefix){\(namespace.name)}t:".utf8)
+        key(namespace, "t:")
     }
 
     func value(_ namespace: SecondLevelNamespace, epoch: String, name: String) -> [UInt8] {
-        Array("\(prefix){\(namespace.name)}v:\(epoch):\(name)".utf8)
+        key(namespace, "v:", epoch, ":", name)
     }
 
     /// `…{<ns>}p:<clear>`: the values one tag clear is deleting.
     func pending(_ namespace: SecondLevelNamespace, clear: String) -> [UInt8] {
-        Array("\(prefix){\(namespace.name)}p:\(clear)".utf8)
+        key(namespace, "p:", clear)
     }
 
     func tag(_ namespace: SecondLevelNamespace, epoch: String, tag: String) -> [UInt8] {
-        Array("\(prefix){\(namespace.name)}t:\(epoch):\(tag)".utf8)
+        key(namespace, "t:", epoch, ":", tag)
     }
 }

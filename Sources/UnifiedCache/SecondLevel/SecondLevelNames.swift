@@ -54,7 +54,7 @@ struct SecondLevelNames: Sendable {
     func key(_ kind: Kind, _ cacheKey: String, in namespace: SecondLevelNamespace) -> SecondLevelKey {
         SecondLevelKey(
             namespace: namespace,
-            name: secret.name("entry", namespace.name + "\u{0}" + kind.rawValue + "\u{0}" + cacheKey))
+            name: secret.name("entry", [namespace.name, kind.rawValue, cacheKey]))
     }
 
     /// The tag of `label` in `namespace`: the same label is another tag in every namespace.

@@ -61,9 +61,20 @@ public struct SecondLevelSecret: Sendable {
     /// The name of `text` in `space` (`session`, `entry`, `tag`, …): base64url (no padding) of the first 16 bytes
     /// of HMAC-SHA256 over `space`, a zero byte and `text`. 128 bits: collisions are out of reach, names stay short.
     func name(_ space: String, _ text: String) -> String {
-        var message = Array(space.utf8)
-        message.append(0)
-        message.append(contentsOf: text.utf8)
+        name(space, [text])
+    }
+
+    /// The name of `parts` joined by zero bytes, with no joined string made first (a name is made on every read).
+    func name(_ space: String, _ parts: [String]) -> String {
+        var message: [UInt8] = []
+        var size = space.utf8.count + parts.count
+        for part in parts { size += part.utf8.count }
+        message.reserveCapacity(size)
+        message.append(contentsOf: space.utf8)
+        for part in parts {
+            message.append(0)
+            message.append(contentsOf: part.utf8)
+        }
         return Self.base64URL(names.code(for: message).prefix(16))
     }
 
