@@ -18,6 +18,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case graphQLResponse = "graphql-response"
     /// A settings file.
     case settings = "settings"
+    /// A JSON body into the caller's types: the fast decoder against Foundation's.
+    case jsonDecoding = "json-decoding"
 
     /// Runs one input through the target. Returns the invariants it broke (empty when none); a decoder that traps
     /// crashes the process, which is what libFuzzer reports.
@@ -31,6 +33,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .graphQLDocument: return GraphQLDocumentFuzzTarget.run(input)
         case .graphQLResponse: return GraphQLResponseFuzzTarget.run(input)
         case .settings: return SettingsFuzzTarget.run(input)
+        case .jsonDecoding: return JSONDecodingFuzzTarget.run(input)
         }
     }
 
@@ -46,6 +49,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .graphQLDocument: return GraphQLDocumentFuzzTarget.seeds()
         case .graphQLResponse: return GraphQLResponseFuzzTarget.seeds()
         case .settings: return SettingsFuzzTarget.seeds()
+        case .jsonDecoding: return JSONDecodingFuzzTarget.seeds()
         }
     }
 }

@@ -18,7 +18,10 @@ extension APIService {
         public var invalidatesOwnPath: Bool
         /// Headers sent with every request (e.g. `Accept`). Default: `Accept: application/json`.
         public var defaultHeaders: CurlHTTPClient.Headers
-        /// Decodes response and error bodies. Default: a plain `JSONDecoder`.
+        /// Decodes response and error bodies. Default: a plain `JSONDecoder`. While it is a plain `JSONDecoder` with
+        /// every option at its default, bodies are decoded by a faster decoder of the package that gives the same
+        /// values, and hands the body to this decoder whenever it is not sure to (any error included); set any
+        /// option, or pass a subclass, and this decoder alone is used.
         public var decoder: JSONDecoder
         /// Encodes request bodies. Default: a plain `JSONEncoder`.
         public var encoder: JSONEncoder

@@ -98,6 +98,31 @@ struct JSONFastDecoderTests {
         #expect(try !agree([String: Int].self, "\u{FEFF}{\"a\":1}"), "a byte order mark is left to Foundation")
     }
 
+    @Test("a long string is scanned right whichever byte of an eight-byte word its escape or non-ASCII text is at")
+    func longStrings() throws {
+        for offset in 0..<20 {
+            let before = String(repeating: "a", count: offset)
+            let after = String(repeating: "z", count: 23 - offset)
+            for special in [#"\""#, #"\\"#, #"\n"#, "é", "😀", #"\u00e9"#] {
+                #expect(try agree([String].self, "[\"\(before)\(special)\(after)\"]"), "\(special) at \(offset)")
+            }
+            #expect(try !agree([String].self, "[\"\(before)\u{1}\(after)\"]"), "a raw control character at \(offset)")
+            #expect(try !agree([String].self, "[\"\(before)\(after)"), "no closing quote")
+        }
+        // Invalid UTF-8: where a decoded string holds it, Foundation decides; where none reads it, both take it.
+        var invalid = Data(#"{"first":"ab"#.utf8) + [0xFF] + Data(#"","age":1,"ratio":1}"#.utf8)
+        #expect(JSONTapeDecoder.decode(Owner.self, from: invalid) == nil)
+        #expect(
+            (try? JSONFastDecoder.decode(Owner.self, from: invalid, as: JSONDecoder()))
+                == (try? JSONDecoder().decode(Owner.self, from: invalid)))
+        invalid = Data(#"{"first":"a","age":1,"ratio":1,"x":""#.utf8) + [0xFF] + Data(#""}"#.utf8)
+        #expect(
+            try JSONDecoder().decode(Owner.self, from: invalid) == JSONTapeDecoder.decode(Owner.self, from: invalid))
+        let plain = try JSONFastDecoder.decode(
+            [String].self, from: Data("[\"abcdefghé\"]".utf8), as: JSONDecoder())
+        #expect(plain == ["abcdefghé"])
+    }
+
     @Test("a type mismatch, a missing key or a null gives Foundation's error")
     func mismatches() throws {
         for json in [

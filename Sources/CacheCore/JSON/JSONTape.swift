@@ -143,6 +143,15 @@ struct JSONTape {
             let start = index
             var plain = true
             while true {
+                // Eight bytes at a time while none of them needs a look (a quote, a backslash, a control character).
+                while index &+ 8 <= count {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    guard Self.hasByte(word, 0x22) | Self.hasByte(word, 0x5C) | Self.hasLess(word, 0x20) == 0 else {
+                        break
+                    }
+                    if word & 0x8080_8080_8080_8080 != 0 { plain = false }
+                    index &+= 8
+                }
                 let byte = byte(index)
                 if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
                     if byte >= 0x80 { plain = false }
@@ -204,6 +213,19 @@ struct JSONTape {
                 Token(
                     kind: .number, plain: integer, start: Int32(start), length: Int32(index - start),
                     end: Int32(tokens.count + 1)))
+        }
+
+        /// Nonzero when a byte of `word` is below `limit` (at most 0x80): the classic word-at-a-time test, exact
+        /// for whether any byte is.
+        @inline(__always)
+        static func hasLess(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+            (word &- UInt64(limit) &* 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
+        }
+
+        /// Nonzero when a byte of `word` is `byte`.
+        @inline(__always)
+        static func hasByte(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+            hasLess(word ^ (UInt64(byte) &* 0x0101_0101_0101_0101), 1)
         }
 
         @inline(__always)
