@@ -108,6 +108,9 @@ struct JSONFastDecoderTests {
             }
             #expect(try !agree([String].self, "[\"\(before)\u{1}\(after)\"]"), "a raw control character at \(offset)")
             #expect(try !agree([String].self, "[\"\(before)\(after)"), "no closing quote")
+            let invalid = Data("[\"\(before)".utf8) + [0xFF] + Data("\(after)\"]".utf8)
+            #expect(
+                JSONTapeDecoder.decode([String].self, from: invalid) == nil, "invalid UTF-8 at \(offset) is refused")
         }
         // Invalid UTF-8: where a decoded string holds it, Foundation decides; where none reads it, both take it.
         var invalid = Data(#"{"first":"ab"#.utf8) + [0xFF] + Data(#"","age":1,"ratio":1}"#.utf8)

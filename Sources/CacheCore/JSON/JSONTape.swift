@@ -144,13 +144,21 @@ struct JSONTape {
             var plain = true
             while true {
                 // Eight bytes at a time while none of them needs a look (a quote, a backslash, a control character).
+                // The lowest flagged byte is exact (the word tests can flag bytes above it falsely), so the scan
+                // jumps straight to it.
                 while index &+ 8 <= count {
                     let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    guard Self.hasByte(word, 0x22) | Self.hasByte(word, 0x5C) | Self.hasLess(word, 0x20) == 0 else {
-                        break
+                    let high = word & 0x8080_8080_8080_8080
+                    let special = Self.hasByte(word, 0x22) | Self.hasByte(word, 0x5C) | Self.hasLess(word, 0x20)
+                    guard special != 0 else {
+                        if high != 0 { plain = false }
+                        index &+= 8
+                        continue
                     }
-                    if word & 0x8080_8080_8080_8080 != 0 { plain = false }
-                    index &+= 8
+                    let before = special.trailingZeroBitCount / 8
+                    if high & ((1 &<< UInt64(before * 8)) &- 1) != 0 { plain = false }
+                    index &+= before
+                    break
                 }
                 let byte = byte(index)
                 if byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
