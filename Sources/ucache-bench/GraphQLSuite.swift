@@ -16,7 +16,7 @@ struct GraphQLSuite: BenchSuite {
 
         Measured, each --iterations times (default 200) after 20 untimed warm-ups, one thread, CLOCK_MONOTONIC:
         1. JSONDecoder: decode the response bytes into Decodable structs ({data: {accounts: [Account]}}),
-           the baseline.
+           the baseline; beside it the same by the JSON tape REST bodies decode through (JSONFastDecoder).
         2. write (new scope): parse the bytes into GraphQLJSON and write `data` into a fresh store (creating
            2,101 records); the store is created and freed outside the timing.
         3. write (refresh): the same into a store already holding the response (merge, nothing changes).
@@ -58,6 +58,13 @@ struct GraphQLSuite: BenchSuite {
             : measure(iterations) {
                 let decoded = try decoder.decode(BenchResponse.self, from: bytes)
                 guard decoded.data.accounts.count == accounts else { throw BenchError("JSONDecoder lost accounts") }
+            }
+        let tape =
+            try !wanted("tape")
+            ? empty
+            : measure(iterations) {
+                let decoded = try JSONFastDecoder.decode(BenchResponse.self, from: bytes, as: decoder)
+                guard decoded.data.accounts.count == accounts else { throw BenchError("the JSON tape lost accounts") }
             }
         let parse = try !wanted("parse") ? empty : measure(iterations) { _ = try GraphQLJSON(parsing: bytes) }
         let freshWrite =
@@ -111,7 +118,8 @@ struct GraphQLSuite: BenchSuite {
             machine: BenchReport.machineDescription,
             columns: ["p50 ms", "p99 ms", "÷ JSONDecoder"],
             rows: [
-                row("JSONDecoder", baseline), row("write (new scope)", freshWrite), row("write (refresh)", refresh),
+                row("JSONDecoder", baseline), row("JSON tape (REST's decoder, same structs)", tape),
+                row("write (new scope)", freshWrite), row("write (refresh)", refresh),
                 row("read (Decodable)", read), row("read (GraphQLJSON)", readJSON), row("parse only", parse),
                 row("client hit (2,100 entities)", clientHit), row("client hit (one account)", clientOne),
                 row("client hit (round-robin ids)", clientRoundRobin),
