@@ -20,7 +20,8 @@ extension String: JSONTapeScalar {
         guard token.kind == .string else { throw decoder.refuse() }
         let text = UnsafeRawBufferPointer(
             rebasing: decoder.bytes[Int(token.start)..<Int(token.start) + Int(token.length)])
-        if token.plain { return String(decoding: text, as: UTF8.self) }
+        // Typed bytes: the standard library's contiguous fast path (a raw buffer takes its generic one).
+        if token.plain { return String(decoding: text.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
         guard let unescaped = JSONStringUnescaping.unescape(text),
             let string = unescaped.withUnsafeBufferPointer({ String(validating: $0, as: UTF8.self) })
         else { throw decoder.refuse() }
@@ -85,7 +86,8 @@ extension JSONTapeDecoder {
         let token = tokens[token]
         guard token.kind == .number else { throw refuse() }
         let literal = String(
-            decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start) + Int(token.length)]),
+            decoding: UnsafeRawBufferPointer(rebasing: bytes[Int(token.start)..<Int(token.start) + Int(token.length)])
+                .assumingMemoryBound(to: UInt8.self),
             as: UTF8.self)
         guard let value = parse(literal[...]), value.isFinite, value.isZero || value.isNormal else {
             throw refuse()
