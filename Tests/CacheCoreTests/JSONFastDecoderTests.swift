@@ -126,6 +126,22 @@ struct JSONFastDecoderTests {
         #expect(plain == ["abcdefghé"])
     }
 
+    @Test("an object's keys are all read when a container is made on it, as Foundation reads them")
+    func invalidKeys() throws {
+        let invalidKey = Data(#"{"a":1,"b"#.utf8) + [0xFF] + Data(#"":2}"#.utf8)
+        let nestedInvalidKey = Data(#"{"a":1,"x":{"b"#.utf8) + [0xFF] + Data(#"":2}}"#.utf8)
+        struct Top: Decodable, Equatable { let a: Int }
+        for data in [invalidKey, Data(#"{"a":1,"b\ud800":2}"#.utf8)] {
+            #expect(JSONTapeDecoder.decode(Top.self, from: data) == nil)
+            #expect(throws: DecodingError.self) { try JSONFastDecoder.decode(Top.self, from: data, as: JSONDecoder()) }
+        }
+        // An object no container is made on is not read, by either.
+        for data in [nestedInvalidKey, Data(#"{"a":1,"x":{"b\ud800":2}}"#.utf8)] {
+            #expect(JSONTapeDecoder.decode(Top.self, from: data) == Top(a: 1))
+            #expect(try JSONDecoder().decode(Top.self, from: data) == Top(a: 1))
+        }
+    }
+
     @Test("a type mismatch, a missing key or a null gives Foundation's error")
     func mismatches() throws {
         for json in [

@@ -54,9 +54,25 @@ final class JSONTapeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard tokens[current].kind == .object else { throw refuse() }
+        try keyedContainer(object: current, depth: pathStack.count, extra: [])
+    }
+
+    /// A container on the object at `token`. Foundation's decoder reads every key of an object it makes a container
+    /// on, and fails on one it cannot (invalid UTF-8, a lone surrogate): so does this one, for keys that are not plain.
+    func keyedContainer<Key: CodingKey>(object token: Int, depth: Int, extra: [any CodingKey]) throws
+        -> KeyedDecodingContainer<Key>
+    {
+        let object = tokens[token]
+        guard object.kind == .object else { throw refuse() }
+        if !object.plain {
+            var at = token + 1
+            for _ in 0..<object.length {
+                _ = try String.read(self, at: at)
+                at = Int(tokens[at + 1].end)
+            }
+        }
         return KeyedDecodingContainer(
-            JSONTapeKeyedContainer<Key>(decoder: self, object: current, depth: pathStack.count, extra: []))
+            JSONTapeKeyedContainer<Key>(decoder: self, object: token, depth: depth, extra: extra))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -145,7 +161,10 @@ final class JSONTapeDecoder: Decoder {
     private func slowMember(_ name: String, of object: Int) -> Int? {
         var at = object + 1
         for _ in 0..<tokens[object].length {
-            guard let candidate = try? String.read(self, at: at) else { return nil }
+            guard let candidate = try? String.read(self, at: at) else {
+                gaveUp = true
+                return nil
+            }
             if candidate == name { return at + 1 }
             at = Int(tokens[at + 1].end)
         }

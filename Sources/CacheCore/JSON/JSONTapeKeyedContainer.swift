@@ -82,10 +82,7 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        let token = try value(key)
-        guard decoder.tokens[token].kind == .object else { throw decoder.refuse() }
-        return KeyedDecodingContainer(
-            JSONTapeKeyedContainer<NestedKey>(decoder: decoder, object: token, depth: depth, extra: extra + [key]))
+        try decoder.keyedContainer(object: try value(key), depth: depth, extra: extra + [key])
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

@@ -72,12 +72,10 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
         -> KeyedDecodingContainer<NestedKey>
     {
-        let token = try element()
-        guard decoder.tokens[token].kind == .object else { throw decoder.refuse() }
-        let key = JSONIndexKey(index: currentIndex)
+        let container: KeyedDecodingContainer<NestedKey> = try decoder.keyedContainer(
+            object: try element(), depth: depth, extra: extra + [JSONIndexKey(index: currentIndex)])
         step()
-        return KeyedDecodingContainer(
-            JSONTapeKeyedContainer<NestedKey>(decoder: decoder, object: token, depth: depth, extra: extra + [key]))
+        return container
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
