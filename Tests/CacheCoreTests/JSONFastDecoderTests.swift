@@ -76,6 +76,9 @@ struct JSONFastDecoderTests {
         #expect(try !agree([Double].self, "[1e-400]"))
         #expect(try !agree([Float].self, "[1e39]"))
         #expect(try !agree([Decimal].self, "[12.50]"))
+        #expect(try !agree([Int128].self, "[170141183460469231731687303715884105727]"))
+        struct Wide: Decodable, Equatable { let big: UInt128?, small: Int128 }
+        #expect(try !agree(Wide.self, #"{"big":1,"small":-2}"#))
     }
 
     @Test("what the tape does not take is Foundation's to take or to fail, with Foundation's error")

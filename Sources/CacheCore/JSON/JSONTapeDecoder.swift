@@ -221,6 +221,8 @@ extension JSONTapeDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try UInt16.read(self, at: current) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try UInt32.read(self, at: current) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try UInt64.read(self, at: current) }
+    func decode(_ type: Int128.Type) throws -> Int128 { throw refuse() }
+    func decode(_ type: UInt128.Type) throws -> UInt128 { throw refuse() }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decode(type, at: current, key: nil) }
 }
 

@@ -62,6 +62,12 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try scalar(type, key) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try scalar(type, key) }
 
+    /// 128-bit integers are left to Foundation (the standard library's default would throw past the give-up mark).
+    func decode(_ type: Int128.Type, forKey key: Key) throws -> Int128 { throw decoder.refuse() }
+    func decode(_ type: UInt128.Type, forKey key: Key) throws -> UInt128 { throw decoder.refuse() }
+    func decodeIfPresent(_ type: Int128.Type, forKey key: Key) throws -> Int128? { throw decoder.refuse() }
+    func decodeIfPresent(_ type: UInt128.Type, forKey key: Key) throws -> UInt128? { throw decoder.refuse() }
+
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         try decoder.decode(type, at: try value(key), key: key, depth: depth, extra: extra)
     }

@@ -62,6 +62,9 @@ struct JSONTapeUnkeyedContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try scalar(type) }
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try scalar(type) }
 
+    mutating func decode(_ type: Int128.Type) throws -> Int128 { throw decoder.refuse() }
+    mutating func decode(_ type: UInt128.Type) throws -> UInt128 { throw decoder.refuse() }
+
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let value = try decoder.decode(
             type, at: try element(), key: JSONIndexKey(index: currentIndex), depth: depth, extra: extra)
