@@ -114,6 +114,9 @@ final class JSONTapeDecoder: Decoder {
                 pathStack.removeLast()
             }
         }
+        if let array = T.self as? any JSONTapeArray.Type {
+            return try array.decode(fromTape: self, array: token) as! T
+        }
         return try T(from: self)
     }
 
