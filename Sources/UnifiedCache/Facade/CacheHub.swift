@@ -78,11 +78,12 @@ public final class CacheHub: Sendable {
         }
         self.replication = replication
         let secondLevel = configuration.secondLevel.map { level in
-            SecondLevelFront(
+            let prefixes = ClearedKeyPrefixes(settings: settings, rest: configuration.rest)
+            return SecondLevelFront(
                 configuration: level, clock: clock,
                 clockSkew: configuration.replication?.clockSkewAllowance ?? .seconds(2)
             ) {
-                Self.clearedKeyPrefixes(settings.current, rest: configuration.rest)
+                prefixes.current
             }
         }
         self.secondLevel = secondLevel

@@ -20,16 +20,6 @@ extension CacheHub {
         await secondLevel?.pending.drain()
     }
 
-    /// The key prefixes clears name: those of the domain map and of the REST invalidation rules. An entry is
-    /// tagged with each it starts with.
-    static func clearedKeyPrefixes(_ settings: CacheSettings, rest: APIService.Configuration) -> Set<String> {
-        var prefixes: Set<String> = []
-        for domain in settings.domainMap.domains { prefixes.formUnion(domain.restKeyPrefixes) }
-        for rule in rest.invalidationRules {
-            for case .keyPrefix(let prefix) in rule.targets { prefixes.insert(prefix) }
-        }
-        return prefixes
-    }
 }
 
 extension SecondLevelFront {

@@ -30,6 +30,8 @@ public final class SettingsStore: Sendable {
     /// The lowest eager-refresh threshold of any domain (its bit pattern; NaN's when none): a fresh REST hit younger
     /// than it never works out its domains' options.
     private let lowestThresholdBits = Atomic<UInt64>(Double.nan.bitPattern)
+    /// Counts reloads, so that what is derived from the settings can be kept until they change.
+    let revision = Atomic<Int>(0)
     /// The variables whose overrides every reload applies.
     public let environment: [String: String]
 
@@ -87,6 +89,7 @@ public final class SettingsStore: Sendable {
             let previous = current
             current = loaded
             publishFlags(of: loaded)
+            revision.wrappingAdd(1, ordering: .releasing)
             return previous
         }
         return SettingsChange(from: previous, to: loaded)
