@@ -171,6 +171,34 @@ struct SecondLevelNamesTests {
         #expect(Self.names.key(.rest, "k", in: scope) != Self.names.key(.graphQL, "k", in: scope))
     }
 
+    @Test("names are the keyed hash of their parts joined by zero bytes, as every replica makes them; tags kept or not")
+    func namesFromJoinedParts() throws {
+        let secret = try SecondLevelSecret(Array("l2-secret-for-tests-0123456789-0123".utf8))
+        let names = SecondLevelNames(secret: secret)
+        let namespace = names.namespace(of: .session("s|alice"))
+        #expect(
+            names.key(.rest, "cards.list", in: namespace).name
+                == secret.name("entry", namespace.name + "\u{0}rest\u{0}cards.list"))
+        let expected = SecondLevelTag(secret.name("tag", namespace.name + "\u{0}domain\u{0}balances"))
+        #expect(names.tag(.domain("balances"), in: namespace) == expected)
+        #expect(names.tag(.domain("balances"), in: namespace) == expected, "the kept name is the same name")
+        #expect(names.tagNames.count == 1)
+        let other = names.namespace(of: .shared)
+        #expect(names.tag(.domain("balances"), in: other) != expected, "another namespace, another tag")
+    }
+
+    @Test("kept tag names are bounded: a full set is emptied, and names made again are the same")
+    func tagNamesBounded() throws {
+        let names = SecondLevelNames(secret: try SecondLevelSecret(Array("l2-secret-for-tests-0123456789-0123".utf8)))
+        let namespace = names.namespace(of: .shared)
+        let first = names.tag(.keyPrefix("p0."), in: namespace)
+        for index in 0..<SecondLevelTagNames.capacity {
+            _ = names.tag(.keyPrefix("p\(index)."), in: namespace)
+        }
+        #expect(names.tagNames.count <= SecondLevelTagNames.capacity)
+        #expect(names.tag(.keyPrefix("p0."), in: namespace) == first)
+    }
+
     @Test("a secret shorter than 16 bytes is refused")
     func shortSecret() {
         #expect(throws: UnifiedCacheError.self) { try SecondLevelSecret(Array("short".utf8)) }

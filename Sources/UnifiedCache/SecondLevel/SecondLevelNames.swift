@@ -15,6 +15,8 @@ import RESTCache
 /// rolling upgrade from it starts with a cold second level.
 struct SecondLevelNames: Sendable {
     let secret: SecondLevelSecret
+    /// The names of tags made so far (a name depends only on the secret, the namespace and the label).
+    let tagNames = SecondLevelTagNames()
 
     /// The kind of entry: REST answers and GraphQL results live side by side in a namespace.
     enum Kind: String, Sendable {
@@ -59,7 +61,9 @@ struct SecondLevelNames: Sendable {
 
     /// The tag of `label` in `namespace`: the same label is another tag in every namespace.
     func tag(_ label: Label, in namespace: SecondLevelNamespace) -> SecondLevelTag {
-        SecondLevelTag(secret.name("tag", namespace.name + "\u{0}" + Self.text(of: label)))
+        tagNames.tag(label, in: namespace) {
+            SecondLevelTag(secret.name("tag", [namespace.name, Self.text(of: label)]))
+        }
     }
 
     private static func text(of label: Label) -> String {
