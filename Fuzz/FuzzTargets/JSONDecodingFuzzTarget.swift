@@ -1,14 +1,15 @@
 import CacheCore
 import Foundation
+import GraphQLCache
 
 /// A response body as an upstream (or a second-level value) hands it to the REST door: the fast JSON decoder must
 /// give exactly what Foundation's `JSONDecoder` gives, the same value or a failure, for a loosely-typed reader that
-/// tries every kind and for a typed answer.
+/// tries every kind in turn, catching the errors on the way (`GraphQLJSON`'s), and for a typed answer.
 enum JSONDecodingFuzzTarget {
     static func run(_ input: [UInt8]) -> [String] {
         var violations = Violations()
         let data = Data(input)
-        compare(AnyJSON.self, data, &violations)
+        compare(GraphQLJSON.self, data, &violations)
         compare(Answer.self, data, &violations)
         compare([Answer].self, data, &violations)
         return violations.list
@@ -22,36 +23,6 @@ enum JSONDecodingFuzzTarget {
             fast == foundation,
             "as \(type): the fast decoder gave \(String(describing: fast)), Foundation \(String(describing: foundation))"
         )
-    }
-
-    /// Any JSON value, read by trying each kind in turn (errors caught on the way).
-    indirect enum AnyJSON: Decodable, Equatable {
-        case null
-        case bool(Bool)
-        case int(Int)
-        case double(Double)
-        case string(String)
-        case array([AnyJSON])
-        case object([String: AnyJSON])
-
-        init(from decoder: any Decoder) throws {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                self = .null
-            } else if let bool = try? single.decode(Bool.self) {
-                self = .bool(bool)
-            } else if let int = try? single.decode(Int.self) {
-                self = .int(int)
-            } else if let double = try? single.decode(Double.self) {
-                self = .double(double)
-            } else if let string = try? single.decode(String.self) {
-                self = .string(string)
-            } else if let array = try? single.decode([AnyJSON].self) {
-                self = .array(array)
-            } else {
-                self = .object(try single.decode([String: AnyJSON].self))
-            }
-        }
     }
 
     /// A typed answer: scalars of every width, optionals, nested containers, the types Foundation reads its own way.

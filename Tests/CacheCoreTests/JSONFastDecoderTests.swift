@@ -326,18 +326,6 @@ struct JSONFastDecoderTests {
 
     // MARK: - Random documents
 
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let numbers = [
         "0", "-0", "1", "-17", "1.0", "2.5", "-0.0", "1e2", "1E-2", "6.02e23", "9223372036854775807",
         "9223372036854775808", "-9223372036854775809", "0.30000000000000004", "1e400", "4.9e-324", "1e-400",

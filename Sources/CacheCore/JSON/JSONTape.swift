@@ -68,8 +68,8 @@ struct JSONTape {
 
         mutating func value(depth: Int) throws(Refused) {
             switch byte(index) {
-            case UInt8(ascii: "{"): try object(depth: depth + 1)
-            case UInt8(ascii: "["): try array(depth: depth + 1)
+            case UInt8(ascii: "{"): try container(.object, depth: depth + 1)
+            case UInt8(ascii: "["): try container(.array, depth: depth + 1)
             case UInt8(ascii: "\""): _ = try string()
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
             case UInt8(ascii: "t"): try literal("true", .true)
@@ -79,61 +79,42 @@ struct JSONTape {
             }
         }
 
-        mutating func object(depth: Int) throws(Refused) {
+        /// An object or an array from its opening bracket: its members, comma-separated (an object's each a key, a
+        /// colon and a value).
+        mutating func container(_ kind: Kind, depth: Int) throws(Refused) {
             guard depth <= JSONTape.maximumDepth else { throw Refused() }
+            let isObject = kind == .object
+            let closing = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
             let at = tokens.count
-            tokens.append(Token(kind: .object, plain: true, start: Int32(index), length: 0, end: 0))
+            tokens.append(Token(kind: kind, plain: isObject, start: Int32(index), length: 0, end: 0))
             index += 1
             skipWhitespace()
             var count: Int32 = 0
             var plainKeys = true
-            if byte(index) != UInt8(ascii: "}") {
+            if byte(index) == closing {
+                index += 1
+            } else {
                 while true {
-                    guard byte(index) == UInt8(ascii: "\"") else { throw Refused() }
-                    plainKeys = try string() && plainKeys
-                    skipWhitespace()
-                    guard byte(index) == UInt8(ascii: ":") else { throw Refused() }
-                    index += 1
-                    skipWhitespace()
+                    if isObject {
+                        guard byte(index) == UInt8(ascii: "\"") else { throw Refused() }
+                        plainKeys = try string() && plainKeys
+                        skipWhitespace()
+                        guard byte(index) == UInt8(ascii: ":") else { throw Refused() }
+                        index += 1
+                        skipWhitespace()
+                    }
                     try value(depth: depth)
                     count += 1
                     skipWhitespace()
                     let next = byte(index)
                     index += 1
-                    if next == UInt8(ascii: "}") { break }
+                    if next == closing { break }
                     guard next == UInt8(ascii: ",") else { throw Refused() }
                     skipWhitespace()
                 }
-            } else {
-                index += 1
             }
             tokens[at].length = count
-            tokens[at].plain = plainKeys
-            tokens[at].end = Int32(tokens.count)
-        }
-
-        mutating func array(depth: Int) throws(Refused) {
-            guard depth <= JSONTape.maximumDepth else { throw Refused() }
-            let at = tokens.count
-            tokens.append(Token(kind: .array, plain: false, start: Int32(index), length: 0, end: 0))
-            index += 1
-            skipWhitespace()
-            var count: Int32 = 0
-            if byte(index) != UInt8(ascii: "]") {
-                while true {
-                    try value(depth: depth)
-                    count += 1
-                    skipWhitespace()
-                    let next = byte(index)
-                    index += 1
-                    if next == UInt8(ascii: "]") { break }
-                    guard next == UInt8(ascii: ",") else { throw Refused() }
-                    skipWhitespace()
-                }
-            } else {
-                index += 1
-            }
-            tokens[at].length = count
+            tokens[at].plain = isObject && plainKeys
             tokens[at].end = Int32(tokens.count)
         }
 
