@@ -20,6 +20,16 @@ package enum JSONFastDecoder {
         return try decoder.decode(type, from: data)
     }
 
+    /// `type` from `data`, as a `JSONDecoder` with Foundation's default options gives it: for callers whose decoder
+    /// is never configured, so no option is read at each decode.
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let value = JSONTapeDecoder.decode(type, from: data) { return value }
+        return try defaultDecoder.decode(type, from: data)
+    }
+
+    /// Never configured (`JSONDecoder` is `Sendable`; its options are only read here).
+    private static let defaultDecoder = JSONDecoder()
+
     /// Whether `decoder` is Foundation's own class with every option at its default, read at each decode (the
     /// options are mutable on a shared instance).
     package static func hasDefaultOptions(_ decoder: JSONDecoder) -> Bool {

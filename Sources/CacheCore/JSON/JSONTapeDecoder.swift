@@ -65,11 +65,7 @@ final class JSONTapeDecoder: Decoder {
         let object = tokens[token]
         guard object.kind == .object else { throw refuse() }
         if !object.plain {
-            var at = token + 1
-            for _ in 0..<object.length {
-                _ = try String.read(self, at: at)
-                at = Int(tokens[at + 1].end)
-            }
+            for key in keys(of: token) { _ = try String.read(self, at: key) }
         }
         return KeyedDecodingContainer(
             JSONTapeKeyedContainer<Key>(decoder: self, object: token, depth: depth, extra: extra))
@@ -87,21 +83,22 @@ final class JSONTapeDecoder: Decoder {
     // MARK: - Nested values
 
     /// Decodes `type` from the value at `token`, one key below the path a container at `depth` (plus `extra`) has,
-    /// then puts the decoder back. The types Foundation's decoder reads its own way are read that way here.
+    /// then puts the decoder back (no `depth`: one key below the decoder's own path). The types Foundation's decoder
+    /// reads its own way are read that way here.
     func decode<T: Decodable>(
-        _ type: T.Type, at token: Int, key: (any CodingKey)?, depth: Int = -1, extra: [any CodingKey] = []
+        _ type: T.Type, at token: Int, key: (any CodingKey)?, depth: Int? = nil, extra: [any CodingKey] = []
     ) throws -> T {
         if T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
             return try special(type, at: token)
         }
         let saved = current
         let savedPath: [any CodingKey]?
-        if depth < 0 || (depth == pathStack.count && extra.isEmpty) {
+        if extra.isEmpty, depth == nil || depth == pathStack.count {
             savedPath = nil
             if let key { pathStack.append(key) }
         } else {
             savedPath = pathStack
-            pathStack.removeSubrange(min(depth, pathStack.count)...)
+            pathStack.removeSubrange(min(depth ?? pathStack.count, pathStack.count)...)
             pathStack.append(contentsOf: extra)
             if let key { pathStack.append(key) }
         }
@@ -145,16 +142,14 @@ final class JSONTapeDecoder: Decoder {
             var ascii = true
             for byte in name where byte >= 0x80 { ascii = false }
             guard ascii, token.plain else { return slowMember(String(decoding: name, as: UTF8.self), of: object) }
-            var at = object + 1
-            for _ in 0..<token.length {
-                let candidate = tokens[at]
+            for key in keys(of: object) {
+                let candidate = tokens[key]
                 if Int(candidate.length) == name.count,
                     name.isEmpty
                         || memcmp(bytes.baseAddress! + Int(candidate.start), name.baseAddress!, name.count) == 0
                 {
-                    return at + 1
+                    return key + 1
                 }
-                at = Int(tokens[at + 1].end)
             }
             return nil
         }
@@ -162,14 +157,12 @@ final class JSONTapeDecoder: Decoder {
 
     /// Keys compared as `String`s, where bytes would miss canonically equal ones.
     private func slowMember(_ name: String, of object: Int) -> Int? {
-        var at = object + 1
-        for _ in 0..<tokens[object].length {
-            guard let candidate = try? String.read(self, at: at) else {
+        for key in keys(of: object) {
+            guard let candidate = try? String.read(self, at: key) else {
                 gaveUp = true
                 return nil
             }
-            if candidate == name { return at + 1 }
-            at = Int(tokens[at + 1].end)
+            if candidate == name { return key + 1 }
         }
         return nil
     }
@@ -178,31 +171,46 @@ final class JSONTapeDecoder: Decoder {
         if let index = objectIndexes[object] { return index[name] }
         var index: [String: Int] = [:]
         index.reserveCapacity(Int(tokens[object].length))
-        var at = object + 1
-        for _ in 0..<tokens[object].length {
-            guard let key = try? String.read(self, at: at) else {
+        for key in keys(of: object) {
+            guard let text = try? String.read(self, at: key) else {
                 gaveUp = true
                 return nil
             }
-            if index[key] == nil { index[key] = at + 1 }
-            at = Int(tokens[at + 1].end)
+            if index[text] == nil { index[text] = key + 1 }
         }
         objectIndexes[object] = index
         return index[name]
     }
 
-    /// The keys of `object`, each once (the first of equal keys kept), in document order.
-    func keys(of object: Int) throws -> [String] {
-        var keys: [String] = []
+    /// The texts of the keys of `object`, each once (the first of equal keys kept), in document order.
+    func keyTexts(of object: Int) throws -> [String] {
+        var texts: [String] = []
         var seen = Set<String>()
-        keys.reserveCapacity(Int(tokens[object].length))
-        var at = object + 1
-        for _ in 0..<tokens[object].length {
-            let key = try String.read(self, at: at)
-            if seen.insert(key).inserted { keys.append(key) }
-            at = Int(tokens[at + 1].end)
+        texts.reserveCapacity(Int(tokens[object].length))
+        for key in keys(of: object) {
+            let text = try String.read(self, at: key)
+            if seen.insert(text).inserted { texts.append(text) }
         }
-        return keys
+        return texts
+    }
+
+    /// The key tokens of `object`, in document order (each member's value is the token after its key).
+    func keys(of object: Int) -> MemberKeys {
+        MemberKeys(tokens: tokens, key: object + 1, remaining: Int(tokens[object].length))
+    }
+
+    /// Steps from key to key, over each member's value and everything inside it.
+    struct MemberKeys: Sequence, IteratorProtocol {
+        let tokens: [JSONTape.Token]
+        var key: Int
+        var remaining: Int
+
+        mutating func next() -> Int? {
+            guard remaining > 0 else { return nil }
+            remaining -= 1
+            defer { key = Int(tokens[key + 1].end) }
+            return key
+        }
     }
 }
 

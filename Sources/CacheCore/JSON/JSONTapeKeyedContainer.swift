@@ -12,7 +12,7 @@ struct JSONTapeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     var allKeys: [Key] {
-        guard let keys = try? decoder.keys(of: object) else {
+        guard let keys = try? decoder.keyTexts(of: object) else {
             _ = decoder.refuse()
             return []
         }

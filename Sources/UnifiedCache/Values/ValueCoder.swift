@@ -15,9 +15,6 @@ public protocol ValueCoder: Sendable {
 
 /// The default ``ValueCoder``: Foundation's JSON with sorted keys, so equal values give equal bytes.
 public struct JSONValueCoder: ValueCoder {
-    // Never mutated after init; `JSONDecoder` is Sendable.
-    private let decoder = JSONDecoder()
-
     public init() {}
 
     public func encode<Value: Encodable>(_ value: Value) throws -> Data {
@@ -27,6 +24,6 @@ public struct JSONValueCoder: ValueCoder {
     }
 
     public func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
-        try JSONFastDecoder.decode(type, from: data, as: decoder)
+        try JSONFastDecoder.decode(type, from: data)
     }
 }
