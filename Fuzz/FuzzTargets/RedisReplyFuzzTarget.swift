@@ -8,10 +8,15 @@ import CHiredis
 enum RedisReplyFuzzTarget {
     static func run(_ input: [UInt8]) -> [String] {
         var violations = Violations()
-        for reply in parse(input) {
+        let replies = parse(input)
+        for reply in replies {
             interpret(reply)
             let again = parse(encode(reply))
             violations.expect(again == [reply], "a reply re-encoded as RESP parses to \(again), not \(reply)")
+        }
+        // One server's read is three replies (epoch, generation, value): every three in a row, read as one.
+        for start in replies.indices.dropLast(2) {
+            readAsSecondLevel(Array(replies[start..<(start + 3)]))
         }
         return violations.list
     }
@@ -37,10 +42,7 @@ enum RedisReplyFuzzTarget {
     /// What the module makes of a reply: a second-level read's outcome (and the value's decoding, as the hub
     /// would), a lost-scripts error, a pub/sub message.
     private static func interpret(_ reply: RedisReply) {
-        if case .hit(let value, _) = RedisSecondLevelCommands.readOutcome(reply, epoch: "0") {
-            _ = SecondLevelEntryCodec.decode(value)
-            _ = SecondLevelEntryCodec.decodeGraphQL(value)
-        }
+        readAsSecondLevel([reply])
         _ = RedisSecondLevelCommands.isNoScript(reply)
         _ = RedisSecondLevelCommands.epoch(in: reply)
         _ = RedisClusterMap(slots: reply, fallbackHost: "127.0.0.1")
@@ -49,6 +51,14 @@ enum RedisReplyFuzzTarget {
             case .string(let payload) = items[2]
         {
             _ = payload.count
+        }
+    }
+
+    /// A second-level read's replies as the store reads them (and the value's decoding, as the hub would).
+    private static func readAsSecondLevel(_ replies: [RedisReply]) {
+        if case .hit(let value, _) = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: "0").read {
+            _ = SecondLevelEntryCodec.decode(value)
+            _ = SecondLevelEntryCodec.decodeGraphQL(value)
         }
     }
 
@@ -79,6 +89,13 @@ enum RedisReplyFuzzTarget {
         ]
         var seeds = replies.map { ($0.0, encode($0.1)) }
         seeds.append(("pipeline", replies.flatMap { encode($0.1) }))
+        // One server's read: the epoch, the generation, then the value's hash fields.
+        let generation = RedisReply.string(Array("7".utf8))
+        seeds.append(
+            (
+                "read-one-server",
+                [.string(Array("3".utf8)), generation, .array([generation, .string(value)])].flatMap(encode)
+            ))
         return seeds
     }
 }

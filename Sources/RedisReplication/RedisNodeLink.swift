@@ -2,8 +2,12 @@ import CacheCore
 
 /// What a reply of the second level's connection settles.
 enum RedisSecondLevelOwed {
-    /// A read sent with the epoch its key names.
-    case read(Int, epoch: String)
+    /// A read's last reply, the read sent under the epoch its value key names; `earlier` holds the replies of its
+    /// ``readPart``s that came before this entry was owed (a caller's read handed over midway).
+    case read(Int, epoch: String, earlier: [RedisReply])
+    /// A reply of a pipelined read that comes before its last (one server: the epoch, then the generation): the link
+    /// keeps it and adds it to the read's `earlier` (see ``RedisNodeLink/replies()``).
+    case readPart
     case write(bytes: Int)
     /// A step of a clear (re-queued when the node is lost before it answered).
     case clear(RedisPendingClear)
@@ -62,6 +66,9 @@ final class RedisNodeLink {
     var hasReplicas = false
     /// Replies of clear steps whose `WAIT` is still owed, oldest first (Redis answers in order).
     var awaitingReplica: [(item: RedisOwedCommand, reply: RedisReply)] = []
+    /// Replies of ``RedisSecondLevelOwed/readPart``s received, for the read owed right behind them (Redis answers in
+    /// order, so they belong to the next `.read`).
+    private var readParts: [RedisReply] = []
 
     init(node: RedisNodeAddress, now: ContinuousClock.Instant, backoff: Duration) {
         self.node = node
@@ -106,7 +113,7 @@ final class RedisNodeLink {
             }
             let scripts = ScriptHashes(
                 read: hashes[0], write: hashes[1], clearNamespace: hashes[2], takeTags: hashes[3],
-                readCurrentEpoch: hashes[4], takeTagsCurrentEpoch: hashes[5], moveEpoch: hashes[6])
+                takeTagsCurrentEpoch: hashes[4], moveEpoch: hashes[5])
             return RedisNodeHandshake(
                 node: node,
                 result: .success(.init(connection: made, hashes: scripts, epoch: epoch, hasReplicas: hasReplicas)))
@@ -150,10 +157,11 @@ final class RedisNodeLink {
         wantsWrite = try !connection.flush()
     }
 
-    /// Every complete reply the socket holds now, each with the command it answers. A reply nothing asked for
-    /// throws with none of this batch's commands taken as answered, so the caller's ``drop()`` hands them all back
-    /// (reads fail, writes are dropped and counted, clears are sent again) instead of losing the ones matched
-    /// before it.
+    /// Every complete reply the socket holds now, each with the command it answers. A read's parts are not among
+    /// them: they come with the read's last reply, in its `earlier` (they may arrive in an earlier batch). A reply
+    /// nothing asked for throws with none of this batch's commands taken as answered, so the caller's ``drop()``
+    /// hands them all back (reads fail, writes are dropped and counted, clears are sent again) instead of losing the
+    /// ones matched before it.
     func replies() throws(RedisReplicationError) -> [(RedisOwedCommand, RedisReply)] {
         guard let connection else { return [] }
         var settled: [(RedisOwedCommand, RedisReply)] = []
@@ -163,8 +171,19 @@ final class RedisNodeLink {
                 owedHead = firstOwed
                 throw RedisReplicationError(.protocolError, "Redis sent a reply nothing asked for.")
             }
-            settled.append((owed[owedHead], reply))
+            var item = owed[owedHead]
             owedHead += 1
+            switch item.what {
+            case .readPart:
+                readParts.append(reply)
+                continue
+            case .read(let id, let epoch, let earlier) where !readParts.isEmpty:
+                item.what = .read(id, epoch: epoch, earlier: earlier + readParts)
+                readParts.removeAll(keepingCapacity: true)
+            default:
+                break
+            }
+            settled.append((item, reply))
         }
         if owedHead == owed.count {
             owed.removeAll(keepingCapacity: true)
@@ -180,6 +199,7 @@ final class RedisNodeLink {
     func drop() -> [RedisOwedCommand] {
         connection = nil
         wantsWrite = false
+        readParts.removeAll()  // their reads are owed too, and fail
         awaitingReplica.removeAll()  // their WAITs are owed too: failed, they send the steps again
         defer {
             owed.removeAll()

@@ -1,7 +1,7 @@
 import CHiredis
 
 /// A reply copied out of hiredis's `redisReply` tree, so it outlives `freeReplyObject`.
-enum RedisReply: Equatable {
+enum RedisReply: Equatable, Sendable {
     case string([UInt8])
     case status(String)
     case error(String)

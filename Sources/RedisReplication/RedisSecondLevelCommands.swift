@@ -20,6 +20,10 @@ struct RedisSecondLevelCommands {
     private static let incr = Array("INCR".utf8)
     private static let get = Array("GET".utf8)
     private static let del = Array("DEL".utf8)
+    private static let hmget = Array("HMGET".utf8)
+    /// A value hash's fields: the generation it was written under, and its bytes.
+    private static let generationField = Array("g".utf8)
+    private static let dataField = Array("d".utf8)
     static let ping = [Array("PING".utf8)]
     static let asking = [Array("ASKING".utf8)]
     static let noScriptPrefix = "NOSCRIPT"
@@ -42,27 +46,38 @@ struct RedisSecondLevelCommands {
         [Array("SCRIPT".utf8), Array("LOAD".utf8), Array($0.utf8)]
     }
 
-    func read(_ key: SecondLevelKey, epoch: String) -> RedisRoutedCommand {
+    /// How many replies a read gets: one server's pipelined read three, a cluster's script one.
+    var repliesPerRead: Int { readsEpochKey ? 3 : 1 }
+
+    /// A read's commands, in order: the last one's reply is owed as the read, the others as its
+    /// ``RedisSecondLevelOwed/readPart``s.
+    ///
+    /// On one server, three pipelined commands: `GET` of the epoch, `GET` of the generation and `HMGET` of the value
+    /// under `epoch` (the store's). Redis runs them in about a microsecond, against about seven for the same reads in
+    /// a Lua script. The value counts only when the epoch key still holds `epoch`, so a fleet-wide clear reaches the
+    /// next read at once (see ``readOutcomeAndEpoch(_:epoch:)``). On a cluster, one script under the store's epoch:
+    /// one command to route and, while a slot moves, to redirect.
+    func read(_ key: SecondLevelKey, epoch: String) -> [RedisRoutedCommand] {
         let generation = keys.generation(key.namespace)
-        return RedisRoutedCommand(readArguments(key, generation: generation, epoch: epoch), key: generation)
+        return readArguments(key, generation: generation, epoch: epoch).map {
+            RedisRoutedCommand($0, key: generation)
+        }
     }
 
-    /// The read's arguments alone (one server needs no slot).
-    func readArguments(_ key: SecondLevelKey, epoch: String) -> [[UInt8]] {
+    /// The read's commands' arguments alone (one server needs no slot).
+    func readArguments(_ key: SecondLevelKey, epoch: String) -> [[[UInt8]]] {
         readArguments(key, generation: keys.generation(key.namespace), epoch: epoch)
     }
 
-    private func readArguments(_ key: SecondLevelKey, generation: [UInt8], epoch: String) -> [[UInt8]] {
+    private func readArguments(_ key: SecondLevelKey, generation: [UInt8], epoch: String) -> [[[UInt8]]] {
+        let value = keys.value(key.namespace, epoch: epoch, name: key.name)
         if readsEpochKey {
             return [
-                Self.evalsha, hashes.readCurrentEpoch, Self.twoKeys, generation, keys.epoch,
-                keys.valuePrefix(key.namespace), Array(key.name.utf8),
+                [Self.get, keys.epoch], [Self.get, generation],
+                [Self.hmget, value, Self.generationField, Self.dataField],
             ]
         }
-        return [
-            Self.evalsha, hashes.read, Self.twoKeys, generation,
-            keys.value(key.namespace, epoch: epoch, name: key.name),
-        ]
+        return [[Self.evalsha, hashes.read, Self.twoKeys, generation, value]]
     }
 
     /// The write, under the epoch and generation of the read its token came from; nil for a token no read of this
@@ -166,32 +181,53 @@ struct RedisSecondLevelCommands {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// The read script's `{generation, value or nil[, epoch]}` as a hit or a miss under its epoch (`epoch` when the
-    /// reply names none); anything else is an error.
-    static func readOutcome(_ reply: RedisReply, epoch known: String) -> SecondLevelRead {
-        readOutcomeAndEpoch(reply, epoch: known).read
+    /// A read's replies (its parts', then its last) as a hit or a miss, with its generation token, and the epoch the
+    /// replies named (one server reads the epoch key with every read), so the caller takes it without parsing it
+    /// again; anything else is an error. `epoch` is the one the read's value key was named under.
+    static func readOutcomeAndEpoch(_ replies: [RedisReply], epoch known: String) -> (
+        read: SecondLevelRead, named: String?
+    ) {
+        switch replies.count {
+        case 1: return scriptReadOutcome(replies[0], epoch: known)
+        case 3: return pipelinedReadOutcome(epoch: replies[0], generation: replies[1], value: replies[2], known)
+        default: return (.unavailable(.error), nil)
+        }
     }
 
-    /// ``readOutcome(_:epoch:)`` with the epoch the reply named (one server's scripts read the epoch key), so the
-    /// caller takes it without parsing it again.
-    static func readOutcomeAndEpoch(_ reply: RedisReply, epoch known: String) -> (read: SecondLevelRead, named: String?)
+    /// The read script's `{generation, value or nil}` (a cluster's: under the store's epoch).
+    private static func scriptReadOutcome(_ reply: RedisReply, epoch: String) -> (read: SecondLevelRead, named: String?)
     {
-        guard case .array(let items) = reply, items.count == 2 || items.count == 3,
-            case .string(let generation) = items[0]
-        else { return (.unavailable(.error), nil) }
-        var epoch = known
-        var named: String?
-        if items.count == 3 {
-            guard let read = Self.epoch(in: items[2]) else { return (.unavailable(.error), nil) }
-            epoch = read
-            named = read
+        guard case .array(let items) = reply, items.count == 2, case .string(let generation) = items[0] else {
+            return (.unavailable(.error), nil)
         }
         let token = SecondLevelGeneration(token: epoch + "." + String(decoding: generation, as: UTF8.self))
         switch items[1] {
-        case .string(let value): return (.hit(value, generation: token), named)
-        case .null: return (.miss(generation: token), named)
+        case .string(let value): return (.hit(value, generation: token), nil)
+        case .null: return (.miss(generation: token), nil)
+        default: return (.unavailable(.error), nil)
+        }
+    }
+
+    /// One server's `GET` of the epoch, `GET` of the generation (absent: 0) and `HMGET g d` of the value under
+    /// `known`. A hit only when the epoch key still holds `known` and the value was written under the generation
+    /// read; a value of an epoch the fleet has left is a miss under the new one, which the caller takes for its next
+    /// reads.
+    private static func pipelinedReadOutcome(
+        epoch epochReply: RedisReply, generation generationReply: RedisReply, value: RedisReply, _ known: String
+    ) -> (read: SecondLevelRead, named: String?) {
+        guard let named = epoch(in: epochReply) else { return (.unavailable(.error), nil) }
+        let generation: [UInt8]
+        switch generationReply {
+        case .null: generation = [UInt8(ascii: "0")]
+        case .string(let bytes): generation = bytes
         default: return (.unavailable(.error), named)
         }
+        guard case .array(let fields) = value, fields.count == 2 else { return (.unavailable(.error), named) }
+        let token = SecondLevelGeneration(token: named + "." + String(decoding: generation, as: UTF8.self))
+        guard named == known, fields[0] == .string(generation), case .string(let bytes) = fields[1] else {
+            return (.miss(generation: token), named)
+        }
+        return (.hit(bytes, generation: token), named)
     }
 
     /// Whether Redis lost the scripts (restart without persistence, SCRIPT FLUSH, failover): the connection is

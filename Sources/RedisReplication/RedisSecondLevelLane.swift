@@ -16,18 +16,18 @@ import CacheCore
 struct RedisSecondLevelLane: @unchecked Sendable {
     /// How a round trip on the caller's thread ended.
     enum RoundTrip {
-        /// The read's reply.
-        case answered(RedisReply)
-        /// The command is out (or partly out) and its reply still owed: the loop's thread takes it over. With a
-        /// failure, the connection is broken and the loop's thread drops it.
-        case owed(RedisReplicationError?)
+        /// The read's replies, all of them (see ``RedisSecondLevelCommands/repliesPerRead``).
+        case answered([RedisReply])
+        /// The commands are out (or partly out) and replies still owed: the loop's thread takes them over, with the
+        /// replies that came (`received`). With a failure, the connection is broken and the loop's thread drops it.
+        case owed(RedisReplicationError?, received: [RedisReply])
         /// The connection is unusable and the read has no reply to wait for (a reply nothing asked for).
         case failed(RedisReplicationError)
     }
 
     let connection: RedisConnection
     let commands: RedisSecondLevelCommands
-    /// The epoch the reads' replies are settled under when they name none (one server's script names it).
+    /// The epoch the reads' value keys are named under; the replies say whether the fleet still uses it.
     let epoch: String
 
     /// The same lane under the epoch a reply named.
@@ -35,24 +35,29 @@ struct RedisSecondLevelLane: @unchecked Sendable {
         RedisSecondLevelLane(connection: connection, commands: commands, epoch: epoch)
     }
 
-    /// Writes the read's command and waits on this thread until its reply or `limit`.
+    /// Writes the read's commands and waits on this thread until all their replies came, or `limit`.
     func roundTrip(_ key: SecondLevelKey, waitingUntil limit: ContinuousClock.Instant) -> RoundTrip {
+        var received: [RedisReply] = []
         do throws(RedisReplicationError) {
-            try connection.append(commands.readArguments(key, epoch: epoch))
-            guard try connection.flush() else { return .owed(nil) }
+            for arguments in commands.readArguments(key, epoch: epoch) { try connection.append(arguments) }
+            guard try connection.flush() else { return .owed(nil, received: received) }
+            let expected = commands.repliesPerRead
             while true {
                 if !connection.hasBufferedInput {
-                    guard RedisSocket.waitReadable(connection.fileDescriptor, until: limit) else { return .owed(nil) }
+                    guard RedisSocket.waitReadable(connection.fileDescriptor, until: limit) else {
+                        return .owed(nil, received: received)
+                    }
                 }
                 let replies = try connection.readAvailable()
-                guard let reply = replies.first else { continue }
-                guard replies.count == 1 else {
+                if received.isEmpty { received = replies } else { received += replies }
+                guard received.count >= expected else { continue }
+                guard received.count == expected else {
                     return .failed(RedisReplicationError(.protocolError, "Redis sent a reply nothing asked for."))
                 }
-                return .answered(reply)
+                return .answered(received)
             }
         } catch {
-            return .owed(error)
+            return .owed(error, received: received)
         }
     }
 }

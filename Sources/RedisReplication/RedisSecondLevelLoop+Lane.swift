@@ -20,11 +20,11 @@ extension RedisSecondLevelLoop {
 
     /// Answers the read with the reply it waited for, counts it as the loop's thread would, and gives the lane back
     /// (under the epoch the reply named).
-    func settle(_ reply: RedisReply, on lane: RedisSecondLevelLane, startedAt: ContinuousClock.Instant)
+    func settle(_ replies: [RedisReply], on lane: RedisSecondLevelLane, startedAt: ContinuousClock.Instant)
         -> SecondLevelRead
     {
-        let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(reply, epoch: lane.epoch)
-        let lostScripts = RedisSecondLevelCommands.isNoScript(reply)
+        let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: lane.epoch)
+        let lostScripts = replies.contains(where: RedisSecondLevelCommands.isNoScript)
         let elapsed = (clock.now - startedAt).nanoseconds
         let wakeLoop = shared.withLock { shared -> Bool in
             switch outcome {
@@ -64,7 +64,7 @@ extension RedisSecondLevelLoop {
 
     /// The reply did not come within the caller's wait (or the connection failed): the loop's thread takes the
     /// connection back and owes the read its reply; its deadline is kept there.
-    func handOver(_ read: Read, _ failure: RedisReplicationError?) {
+    func handOver(_ read: LaneRead, _ failure: RedisReplicationError?) {
         shared.withLock { shared in
             shared.laneReads.append(read)
             shared.laneHandedOverCount += 1

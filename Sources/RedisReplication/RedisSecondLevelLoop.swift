@@ -15,6 +15,15 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         var continuation: CheckedContinuation<SecondLevelRead, Never>
     }
 
+    /// A read a caller sent on the lane and handed over before all its replies came.
+    struct LaneRead {
+        var read: Read
+        /// The epoch its value key was named under.
+        var epoch: String
+        /// The replies that came before the caller stopped waiting (the first of its parts).
+        var received: [RedisReply]
+    }
+
     /// A write waiting to be sent.
     struct Write {
         var key: SecondLevelKey
@@ -62,7 +71,7 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         /// The loop's thread waits to take the lane back: the caller holding it wakes it when done.
         var laneWanted = false
         /// Reads a caller sent on the lane whose replies the loop's thread now owes, in the order they went out.
-        var laneReads: [Read] = []
+        var laneReads: [LaneRead] = []
         /// The epoch the lane's replies named last, for the loop's thread.
         var laneEpoch: String?
         /// Why the lent connection must be dropped (it failed under a caller).
@@ -129,11 +138,12 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
             // The loop's thread sleeps with the link idle and nothing queued: the round trip is made here.
             let limit = min(due, startedAt + configuration.callerWait)
             switch lane.roundTrip(key, waitingUntil: limit) {
-            case .answered(let reply): return settle(reply, on: lane, startedAt: startedAt)
+            case .answered(let replies): return settle(replies, on: lane, startedAt: startedAt)
             case .failed(let failure): return give(back: lane, failing: failure)
-            case .owed(let failure):
+            case .owed(let failure, let received):
                 return await withCheckedContinuation { continuation in
-                    handOver(Read(key: key, startedAt: startedAt, deadline: due, continuation: continuation), failure)
+                    let read = Read(key: key, startedAt: startedAt, deadline: due, continuation: continuation)
+                    handOver(LaneRead(read: read, epoch: lane.epoch, received: received), failure)
                 }
             }
         }

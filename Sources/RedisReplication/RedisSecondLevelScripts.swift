@@ -1,13 +1,15 @@
 import CacheCore
 
 /// The second level's key layout and its Lua scripts, loaded with SCRIPT LOAD at every (re)connection (on every
-/// node of a cluster) and run with EVALSHA, so each operation is one command and one round trip.
+/// node of a cluster) and run with EVALSHA, so each operation is one round trip. One server's read is no script but
+/// three pipelined commands (see ``RedisSecondLevelCommands/read(_:epoch:)``): Redis runs a script's calls several
+/// times slower than the same commands sent alone.
 ///
 /// Keys, all under the configured prefix; each namespace's keys share the hash tag `{<ns>}`, so they live in one
 /// slot of a Redis Cluster (names from the caches are keyed hashes, never containing `{`, `}` or `:`):
-/// - `e`: the fleet epoch (no TTL); `INCR` moves every namespace at once. It is never read per request: each
-///   store reads it when it connects and with every health check, and learns the new value of its own `INCR`.
-///   The epoch is carried in the names below.
+/// - `e`: the fleet epoch (no TTL); `INCR` moves every namespace at once. On a cluster it is never read per
+///   request: each store reads it when it connects and with every health check, and learns the new value of its own
+///   `INCR`. The epoch is carried in the names below.
 /// - `{<ns>}g`: the namespace's generation (absent = 0).
 /// - `{<ns>}v:<epoch>:<name>`: a value, as a hash: `g` the generation it was written under, `d` the bytes. A value
 ///   whose `g` is not the namespace's generation is a miss.
@@ -18,8 +20,9 @@ import CacheCore
 /// On a cluster every script touches only keys given in KEYS, all of one namespace, hence one slot, and the epoch
 /// comes from the store. A tag clear is two steps: a script moves the tag sets into the clear's own pending set and
 /// returns the names it holds; a `DEL` of those values and the pending set follows. Each step can be sent again after
-/// a cut at any point (the pending set answers the first step again; `DEL` is idempotent), so no entry escapes. On one server the read and the tag clear read the epoch key themselves
-/// (``readCurrentEpoch``, ``takeTagsCurrentEpoch``), so a fleet-wide clear reaches every replica at once.
+/// a cut at any point (the pending set answers the first step again; `DEL` is idempotent), so no entry escapes. On
+/// one server the read and the tag clear read the epoch key themselves (the read's first command,
+/// ``takeTagsCurrentEpoch``), so a fleet-wide clear reaches every replica at once.
 ///
 /// **Generation safety rule.** A generation key may only vanish (expire) after every value written under an older
 /// generation of its namespace has expired; otherwise the count would restart at 0 and old values written under
@@ -28,23 +31,12 @@ import CacheCore
 /// generation of its namespace, whatever `maxTimeToLive` each replica has. A clear also leaves it at least
 /// `maxTimeToLive`. A write never gives a TTL to a generation key that has none (one that never expires is safe).
 struct RedisSecondLevelScripts {
-    /// KEYS: generation, value. Returns `{generation, value or nil}`.
+    /// A cluster's read. KEYS: generation, value. Returns `{generation, value or nil}`.
     static let read = """
         local g = redis.call('GET', KEYS[1]) or '0'
         local v = redis.call('HMGET', KEYS[2], 'g', 'd')
         if v[1] == g then return {g, v[2]} end
         return {g, false}
-        """
-
-    /// On one server: the read under the epoch key's value, so a fleet-wide clear reaches every replica's next read.
-    /// KEYS: generation, epoch. ARGV: value-key prefix (`…{<ns>}v:`), name. Returns `{generation, value or nil,
-    /// epoch}`. (It names the value key itself, so it is not for a cluster.)
-    static let readCurrentEpoch = """
-        local e = redis.call('GET', KEYS[2]) or '0'
-        local g = redis.call('GET', KEYS[1]) or '0'
-        local v = redis.call('HMGET', ARGV[1] .. e .. ':' .. ARGV[2], 'g', 'd')
-        if v[1] == g then return {g, v[2], e} end
-        return {g, false, e}
         """
 
     /// KEYS: generation, value, tag sets…. ARGV: generation read, value, TTL (ms), name.
@@ -129,7 +121,7 @@ struct RedisSecondLevelScripts {
         """
 
     /// The scripts in the order ``ScriptHashes`` holds them.
-    static let all = [read, write, clearNamespace, takeTags, readCurrentEpoch, takeTagsCurrentEpoch, moveEpoch]
+    static let all = [read, write, clearNamespace, takeTags, takeTagsCurrentEpoch, moveEpoch]
 }
 
 /// The SHA1 names Redis gave the scripts at the last SCRIPT LOAD (the same on every node: SHA1 of the text).
@@ -138,7 +130,6 @@ struct ScriptHashes {
     var write: [UInt8]
     var clearNamespace: [UInt8]
     var takeTags: [UInt8]
-    var readCurrentEpoch: [UInt8]
     var takeTagsCurrentEpoch: [UInt8]
     var moveEpoch: [UInt8]
 }

@@ -7,8 +7,9 @@ import CacheCore
 /// ```
 ///
 /// Redis I/O happens on one thread of its own, over one connection per node, fully pipelined: a read costs one
-/// lock acquisition to queue it, one Lua script call (EVALSHA: generation and value in one round trip) and one
-/// resumption. On one server, a read made while that thread sleeps with the connection idle makes its round trip on
+/// lock acquisition to queue it, one round trip and one resumption. On one server the round trip is three pipelined
+/// commands (`GET` of the epoch and of the generation, `HMGET` of the value); on a cluster, one Lua script call
+/// (`EVALSHA`). On one server, a read made while that thread sleeps with the connection idle makes its round trip on
 /// the caller's thread and wakes nobody (``RedisSecondLevelConfiguration/callerWait``). Every read is answered by
 /// its deadline; while Redis is down, refused or paused past the command
 /// timeout, reads fail at once and writes are dropped (counted), while clears stay queued and are applied after the
@@ -48,12 +49,14 @@ public final class RedisSecondLevelStore: SecondLevelStore {
     /// ``RedisSecondLevelConfiguration/maxValueBytes``: larger values are neither stored nor accepted on a read.
     public var maximumValueBytes: Int { loop.configuration.maxValueBytes }
 
-    /// `redis`, the read's command (`EVALSHA`: a read runs one script) and the configured host and port (a
-    /// cluster's first seed node).
+    /// `redis`, the read's operation and the configured host and port (a cluster's first seed node). The operation
+    /// is `BATCH` on one server (OpenTelemetry's name for several commands in one call: the read's three pipelined
+    /// commands) and `EVALSHA` on a cluster (one script).
     public var backend: CacheBackendDescription {
         let connection = loop.configuration.connection
         return CacheBackendDescription(
-            system: "redis", operationName: "EVALSHA", serverAddress: connection.host, serverPort: connection.port)
+            system: "redis", operationName: connection.topology.isCluster ? "EVALSHA" : "BATCH",
+            serverAddress: connection.host, serverPort: connection.port)
     }
 
     public func read(_ key: SecondLevelKey, deadline: Duration) async -> SecondLevelRead {

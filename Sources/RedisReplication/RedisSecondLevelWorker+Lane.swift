@@ -18,7 +18,7 @@ extension RedisSecondLevelWorker {
     /// Lends the link's connection until ``takeBack(_:)``; this thread does not touch it meanwhile.
     func lend(_ link: RedisNodeLink) {
         guard let commands, let epoch, let connection = link.connection else { return }
-        lentEpoch = epoch
+        isLent = true
         let lane = RedisSecondLevelLane(connection: connection, commands: commands, epoch: epoch)
         loop.shared.withLock { $0.lane = lane }
     }
@@ -34,16 +34,18 @@ extension RedisSecondLevelWorker {
             if taken == nil { loop.wakePipe.wait(milliseconds: 1) }
             wakePipeMayHoldBytes = true
         }
-        guard let taken, let lent = lentEpoch else { return }
-        lentEpoch = nil
+        guard let taken, isLent, let commands else { return }
+        isLent = false
         if let named = taken.epoch { epoch = named }
-        for read in taken.reads {
+        for handed in taken.reads {
             nextReadID += 1
-            reads[nextReadID] = read
-            link.owe(
-                RedisOwedCommand(
-                    what: .read(nextReadID, epoch: taken.epoch ?? lent), command: Self.sentByCaller,
-                    sentAt: read.startedAt))
+            reads[nextReadID] = handed.read
+            let sentAt = handed.read.startedAt
+            for _ in 0..<max(0, commands.repliesPerRead - 1 - handed.received.count) {
+                link.owe(RedisOwedCommand(what: .readPart, command: Self.sentByCaller, sentAt: sentAt))
+            }
+            let last = RedisSecondLevelOwed.read(nextReadID, epoch: handed.epoch, earlier: handed.received)
+            link.owe(RedisOwedCommand(what: last, command: Self.sentByCaller, sentAt: sentAt))
         }
         do throws(RedisReplicationError) {
             try link.flush()
@@ -56,7 +58,7 @@ extension RedisSecondLevelWorker {
 
     /// What callers left with the lane, once none holds it; nil (and the lane asked back) while one does.
     private func returnedLane() -> (
-        reads: [RedisSecondLevelLoop.Read], epoch: String?, failure: RedisReplicationError?
+        reads: [RedisSecondLevelLoop.LaneRead], epoch: String?, failure: RedisReplicationError?
     )? {
         loop.shared.withLock { shared in
             guard !shared.laneInUse else {

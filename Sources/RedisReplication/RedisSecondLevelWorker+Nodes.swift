@@ -145,7 +145,7 @@ extension RedisSecondLevelWorker {
     /// A command that will get no answer: a read fails, a write is dropped, a clear waits to be sent again.
     func fail(_ item: RedisOwedCommand) {
         switch item.what {
-        case .read(let id, _):
+        case .read(let id, _, _):
             guard let read = reads.removeValue(forKey: id) else { return }
             delta.errors += 1
             answered.append((read.continuation, .unavailable(.error)))
@@ -158,8 +158,8 @@ extension RedisSecondLevelWorker {
             break  // the WAIT sent right behind it is owed too, and sends the step again
         case .epoch:
             epochPollOutstanding = false
-        case .ping, .asking:
-            break
+        case .ping, .asking, .readPart:
+            break  // a read part's read is owed right behind it, and fails
         }
     }
 

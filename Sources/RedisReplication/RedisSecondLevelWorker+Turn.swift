@@ -34,9 +34,12 @@ extension RedisSecondLevelWorker {
         for read in batch.reads {
             nextReadID += 1
             reads[nextReadID] = read
-            dispatch(
-                RedisOwedCommand(
-                    what: .read(nextReadID, epoch: epoch), command: commands.read(read.key, epoch: epoch), sentAt: now))
+            let sent = commands.read(read.key, epoch: epoch)
+            for (index, command) in sent.enumerated() {
+                let last = index == sent.count - 1
+                let what: RedisSecondLevelOwed = last ? .read(nextReadID, epoch: epoch, earlier: []) : .readPart
+                dispatch(RedisOwedCommand(what: what, command: command, sentAt: now))
+            }
         }
         let interval = configuration.connection.pingInterval
         if !epochPollOutstanding, now - lastEpochPoll >= interval, connectedLink(for: epochSlot) != nil {
@@ -173,11 +176,11 @@ extension RedisSecondLevelWorker {
     private func settle(_ item: RedisOwedCommand, _ reply: RedisReply) -> Bool {
         let lostScripts = RedisSecondLevelCommands.isNoScript(reply)
         switch item.what {
-        case .read(let id, let epoch):
+        case .read(let id, let epoch, let earlier):
             guard let read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
-            let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(reply, epoch: epoch)
+            let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(earlier + [reply], epoch: epoch)
             if let named {
-                self.epoch = named  // one server: the epoch key's value as the script read it
+                self.epoch = named  // one server: the epoch key's value as the read found it
             }
             switch outcome {
             case .hit(let value, _):
@@ -205,7 +208,7 @@ extension RedisSecondLevelWorker {
         case .epoch:
             epochPollOutstanding = false
             if let read = RedisSecondLevelCommands.epoch(in: reply) { epoch = read }
-        case .ping, .asking, .clearAwaitingReplica, .replicaWait:
+        case .ping, .asking, .readPart, .clearAwaitingReplica, .replicaWait:
             break  // the last two are held by heldForReplica and settled as a `.clear`
         }
         return lostScripts

@@ -53,8 +53,8 @@ final class RedisSecondLevelWorker {
     var appliedClears: [Int] = []
     /// Whether the last poll() found the wake pipe readable (or did not watch it): drained before the next exchange.
     var wakePipeMayHoldBytes = true
-    /// The epoch of the lane lent now (see `RedisSecondLevelWorker+Lane.swift`); nil while none is.
-    var lentEpoch: String?
+    /// Whether a lane is lent now (see `RedisSecondLevelWorker+Lane.swift`).
+    var isLent = false
     /// Reads answered this turn, resumed by ``deliver()`` once the counters include them.
     var answered: [(CheckedContinuation<SecondLevelRead, Never>, SecondLevelRead)] = []
 
@@ -204,7 +204,7 @@ final class RedisSecondLevelWorker {
                 shared.onStopped.removeAll()
             }
             return (
-                (shared.reads + shared.laneReads).map(\.continuation), Array(shared.clearWaiters.values),
+                (shared.reads + shared.laneReads.map(\.read)).map(\.continuation), Array(shared.clearWaiters.values),
                 shared.onStopped
             )
         }

@@ -40,6 +40,25 @@ struct SecondLevelStoreTests {
         await store.shutdown()
     }
 
+    @Test("on one server a read runs no script: GET of the epoch and the generation, HMGET of the value")
+    func readIsPlainCommands() async throws {
+        let redis = try await OwnRedis("plainread")
+        let (store, raw) = (redis.store, try RawRedis(redis.configuration))
+        try await writeAndSettle(store, [3], for: key("alice", "a"), generation: initialGeneration)
+        let before = (try raw.calls(of: "evalsha"), try raw.calls(of: "get"), try raw.calls(of: "hmget"))
+        for _ in 0..<10 {
+            #expect(
+                await store.read(key("alice", "a"), deadline: patientDeadline)
+                    == .hit([3], generation: initialGeneration))
+        }
+        #expect(await store.read(key("alice", "b"), deadline: patientDeadline) == .miss(generation: initialGeneration))
+        #expect(try raw.calls(of: "evalsha") == before.0)
+        // Health checks may read the epoch meanwhile: at least the reads' own.
+        #expect(try raw.calls(of: "get") >= before.1 + 22)
+        #expect(try raw.calls(of: "hmget") == before.2 + 11)
+        await redis.stop()
+    }
+
     @Test("a namespace clear hides everything in it, leaves other namespaces, and is one command in Redis")
     func clearNamespace() async throws {
         let redis = try await OwnRedis("ns")

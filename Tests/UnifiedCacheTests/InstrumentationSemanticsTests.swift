@@ -91,7 +91,7 @@ struct InstrumentationSemanticsTests {
         let read = try #require(heard.ended().first { $0.tier == "l2" })
         let redis = try #require(URLComponents(string: harness.redisURL))
         #expect(read.databaseSystem == "redis")
-        #expect(read.databaseOperation == "EVALSHA")
+        #expect(read.databaseOperation == "BATCH", "one server's read is three pipelined commands")
         #expect(read.serverAddress == redis.host)
         #expect(read.serverPort == (redis.port ?? 6379))
         #expect(read.outcome == "hit")

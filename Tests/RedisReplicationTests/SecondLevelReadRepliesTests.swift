@@ -1,0 +1,83 @@
+import CacheCore
+import Testing
+
+@testable import RedisReplication
+
+/// One server's read is three replies (the epoch, the generation, the value's `g` and `d`); what they mean together
+/// decides whether a value another replica cleared can still be served.
+@Suite("Redis second level: what a read's replies mean")
+struct SecondLevelReadRepliesTests {
+    private static func text(_ value: String) -> RedisReply { .string(Array(value.utf8)) }
+    private static func value(generation: RedisReply, bytes: RedisReply = text("v")) -> RedisReply {
+        .array([generation, bytes])
+    }
+    private static func read(_ replies: [RedisReply], sentUnder epoch: String = "4") -> (SecondLevelRead, String?) {
+        let outcome = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: epoch)
+        return (outcome.read, outcome.named)
+    }
+
+    @Test("a value written under the generation read, under the epoch the read named, is a hit with both in its token")
+    func hit() {
+        let (read, named) = Self.read([Self.text("4"), Self.text("3"), Self.value(generation: Self.text("3"))])
+        #expect(read == .hit(Array("v".utf8), generation: SecondLevelGeneration(token: "4.3")))
+        #expect(named == "4")
+    }
+
+    @Test("a value under an epoch the fleet has left is a miss under the new epoch, which the reply names")
+    func epochMovedOn() {
+        let (read, named) = Self.read([Self.text("5"), Self.text("3"), Self.value(generation: Self.text("3"))])
+        #expect(read == .miss(generation: SecondLevelGeneration(token: "5.3")))
+        #expect(named == "5")
+        // An epoch key gone (Redis restarted empty) is 0: a value read under 4 is not its.
+        let (restarted, zero) = Self.read([.null, .null, Self.value(generation: Self.text("0"))])
+        #expect(restarted == .miss(generation: SecondLevelGeneration(token: "0.0")))
+        #expect(zero == "0")
+    }
+
+    @Test("a value of another generation, or none, is a miss; an absent generation key is generation 0")
+    func generationMismatch() {
+        #expect(
+            Self.read([Self.text("4"), Self.text("3"), Self.value(generation: Self.text("2"))]).0
+                == .miss(generation: SecondLevelGeneration(token: "4.3")))
+        #expect(
+            Self.read([Self.text("4"), .null, Self.value(generation: .null, bytes: .null)]).0
+                == .miss(generation: SecondLevelGeneration(token: "4.0")))
+        #expect(
+            Self.read([Self.text("4"), .null, Self.value(generation: Self.text("0"))]).0
+                == .hit(Array("v".utf8), generation: SecondLevelGeneration(token: "4.0")))
+        // A hash with the generation but no bytes is no value.
+        #expect(
+            Self.read([Self.text("4"), Self.text("3"), Self.value(generation: Self.text("3"), bytes: .null)]).0
+                == .miss(generation: SecondLevelGeneration(token: "4.3")))
+    }
+
+    @Test("an error, a malformed epoch or a reply of the wrong shape makes the read unavailable, never a hit")
+    func malformed() {
+        let good = [Self.text("4"), Self.text("3"), Self.value(generation: Self.text("3"))]
+        let refusals: [[RedisReply]] = [
+            [.error("NOPERM this user has no permissions to access one of the keys"), good[1], good[2]],
+            [good[0], .error("WRONGTYPE Operation against a key holding the wrong kind of value"), good[2]],
+            [good[0], good[1], .error("WRONGTYPE Operation against a key holding the wrong kind of value")],
+            [Self.text("four"), good[1], good[2]],
+            [good[0], .integer(3), good[2]],
+            [good[0], good[1], Self.text("v")],
+            [good[0], good[1], .array([Self.text("3")])],
+            Array(good.prefix(2)),
+            good + [.status("PONG")],
+            [],
+        ]
+        for replies in refusals {
+            #expect(Self.read(replies).0 == .unavailable(.error), "\(replies)")
+        }
+    }
+
+    @Test("a cluster's read is the script's one reply, under the store's epoch, naming none")
+    func clusterScript() {
+        let (read, named) = Self.read([.array([Self.text("3"), Self.text("v")])], sentUnder: "7")
+        #expect(read == .hit(Array("v".utf8), generation: SecondLevelGeneration(token: "7.3")))
+        #expect(named == nil)
+        #expect(
+            Self.read([.array([Self.text("3"), .null])]).0 == .miss(generation: SecondLevelGeneration(token: "4.3")))
+        #expect(Self.read([.error("NOSCRIPT No matching script.")]).0 == .unavailable(.error))
+    }
+}
