@@ -82,7 +82,8 @@ public struct CacheOperationAttributes: Hashable, Sendable {
     public var serverPort: Int?
     /// The store's kind, as OpenTelemetry's `db.system.name` spells it (`redis`).
     public var databaseSystem: String?
-    /// The command the store ran (`BATCH` for a read from one Redis server, `EVALSHA` from a cluster, `PUBLISH` for the bus).
+    /// The command the store ran (`BATCH` for a read from one Redis server, `EVALSHA` from a cluster, `PUBLISH` for
+    /// the bus).
     public var databaseOperation: String?
 
     public init(

@@ -18,7 +18,7 @@ import UnifiedCache
 /// |---|---|---|---|
 /// | REST fetch | `{method} {url.template}` (`GET /api/accounts/{id}/balance`) | client | `http.request.method`, `url.template`, `server.address`, `server.port`, `http.response.status_code` (an integer), `error.type`, `ucache.outcome` (`miss`, `stale`, `bypass`), `ucache.tier` (`upstream`) |
 /// | GraphQL fetch | `{graphql.operation.type} {graphql.operation.name}` (`query Balances`) | client | the same, with `graphql.operation.name` and `graphql.operation.type`; `url.template` is the endpoint's path |
-/// | second-level read | `{db.operation.name}` (`EVALSHA`) | client | `db.system.name` (`redis`), `db.operation.name`, `server.address`, `server.port`, `ucache.outcome` (`hit`, `miss`), `ucache.tier` (`l2`), `error.type` |
+/// | second-level read | `{db.operation.name}` (`BATCH` on one server, `EVALSHA` on a cluster) | client | `db.system.name` (`redis`), `db.operation.name`, `server.address`, `server.port`, `ucache.outcome` (`hit`, `miss`), `ucache.tier` (`l2`), `error.type` |
 /// | replicated clear | `{db.operation.name}` (`PUBLISH`) | producer | the bus's `db.*` and `server.*`, `ucache.reason` (the clear's kind) |
 /// | session ending | `ucache.session.end` | internal | `ucache.reason` |
 ///

@@ -55,10 +55,10 @@ struct FleetOperationsTests {
         let redis = try #require(URLComponents(string: url))
         let host = try #require(redis.host)
         let port = redis.port ?? 6379
-        let read = try #require(tracer.finishedSpans.first { $0.operationName == "EVALSHA" })
+        let read = try #require(tracer.finishedSpans.first { $0.operationName == "BATCH" })
         #expect(read.kind == .client)
         #expect(read.attributes["db.system.name"]?.toSpanAttribute() == .string("redis"))
-        #expect(read.attributes["db.operation.name"]?.toSpanAttribute() == .string("EVALSHA"))
+        #expect(read.attributes["db.operation.name"]?.toSpanAttribute() == .string("BATCH"))
         #expect(read.attributes["server.address"]?.toSpanAttribute() == .string(host))
         #expect(read.attributes["server.port"]?.toSpanAttribute() == .int64(Int64(port)))
         #expect(read.attributes["ucache.outcome"]?.toSpanAttribute() == .string("miss"))
@@ -71,7 +71,7 @@ struct FleetOperationsTests {
         let server = [("server.address", host), ("server.port", "\(port)")]
         let readTimer = try metrics.expectTimer(
             "db.client.operation.duration",
-            [("db.system.name", "redis"), ("db.operation.name", "EVALSHA")] + server + [("ucache.outcome", "miss")])
+            [("db.system.name", "redis"), ("db.operation.name", "BATCH")] + server + [("ucache.outcome", "miss")])
         #expect(readTimer.values.count == 1)
         let publishTimer = try metrics.expectTimer(
             "db.client.operation.duration",
