@@ -54,8 +54,9 @@ struct RedisSecondLevelCommands {
     ///
     /// On one server, three pipelined commands: `GET` of the epoch, `GET` of the generation and `HMGET` of the value
     /// under `epoch` (the store's). Redis runs them in about a microsecond, against about seven for the same reads in
-    /// a Lua script. The value counts only when the epoch key still holds `epoch`, so a fleet-wide clear reaches the
-    /// next read at once (see ``readOutcomeAndEpoch(_:epoch:)``). On a cluster, one script under the store's epoch:
+    /// a Lua script. The value counts only when the epoch key still holds `epoch`; when it holds another (a
+    /// fleet-wide clear), the read is made again under that one (``movedEpoch(in:from:)``), so the clear reaches the
+    /// next read at once and a value written after it is found. On a cluster, one script under the store's epoch:
     /// one command to route and, while a slot moves, to redirect.
     func read(_ key: SecondLevelKey, epoch: String) -> [RedisRoutedCommand] {
         let generation = keys.generation(key.namespace)
@@ -192,6 +193,14 @@ struct RedisSecondLevelCommands {
         case 3: return pipelinedReadOutcome(epoch: replies[0], generation: replies[1], value: replies[2], known)
         default: return (.unavailable(.error), nil)
         }
+    }
+
+    /// The epoch one server's read replies name when it is not `known`, the one its value key was named under (the
+    /// fleet moved on since the store last read it): the read is worth making again under it, once. Nil for a read
+    /// under the current epoch, a cluster's read, or replies that name no valid epoch.
+    static func movedEpoch(in replies: [RedisReply], from known: String) -> String? {
+        guard replies.count == 3, let named = epoch(in: replies[0]), named != known else { return nil }
+        return named
     }
 
     /// The read script's `{generation, value or nil}` (a cluster's: under the store's epoch).

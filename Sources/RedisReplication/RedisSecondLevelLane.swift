@@ -17,10 +17,11 @@ struct RedisSecondLevelLane: @unchecked Sendable {
     /// How a round trip on the caller's thread ended.
     enum RoundTrip {
         /// The read's replies, all of them (see ``RedisSecondLevelCommands/repliesPerRead``).
-        case answered([RedisReply])
+        case answered([RedisReply], sentUnder: String)
         /// The commands are out (or partly out) and replies still owed: the loop's thread takes them over, with the
-        /// replies that came (`received`). With a failure, the connection is broken and the loop's thread drops it.
-        case owed(RedisReplicationError?, received: [RedisReply])
+        /// replies that came (`received`) and the epoch the value key was named under. With a failure, the
+        /// connection is broken and the loop's thread drops it.
+        case owed(RedisReplicationError?, received: [RedisReply], sentUnder: String)
         /// The connection is unusable and the read has no reply to wait for (a reply nothing asked for).
         case failed(RedisReplicationError)
     }
@@ -35,17 +36,29 @@ struct RedisSecondLevelLane: @unchecked Sendable {
         RedisSecondLevelLane(connection: connection, commands: commands, epoch: epoch)
     }
 
-    /// Writes the read's commands and waits on this thread until all their replies came, or `limit`.
+    /// Writes the read's commands and waits on this thread until all their replies came, or `limit`. When the
+    /// replies say the fleet moved to another epoch since this store last read it (another replica's fleet-wide
+    /// clear), the read is made again under that epoch, once, so a value written after the clear is found now.
     func roundTrip(_ key: SecondLevelKey, waitingUntil limit: ContinuousClock.Instant) -> RoundTrip {
+        let first = attempt(key, under: epoch, waitingUntil: limit)
+        guard case .answered(let replies, let sentUnder) = first,
+            let moved = RedisSecondLevelCommands.movedEpoch(in: replies, from: sentUnder)
+        else { return first }
+        return attempt(key, under: moved, waitingUntil: limit)
+    }
+
+    private func attempt(_ key: SecondLevelKey, under epoch: String, waitingUntil limit: ContinuousClock.Instant)
+        -> RoundTrip
+    {
         var received: [RedisReply] = []
         do throws(RedisReplicationError) {
             for arguments in commands.readArguments(key, epoch: epoch) { try connection.append(arguments) }
-            guard try connection.flush() else { return .owed(nil, received: received) }
+            guard try connection.flush() else { return .owed(nil, received: received, sentUnder: epoch) }
             let expected = commands.repliesPerRead
             while true {
                 if !connection.hasBufferedInput {
                     guard RedisSocket.waitReadable(connection.fileDescriptor, until: limit) else {
-                        return .owed(nil, received: received)
+                        return .owed(nil, received: received, sentUnder: epoch)
                     }
                 }
                 let replies = try connection.readAvailable()
@@ -54,10 +67,10 @@ struct RedisSecondLevelLane: @unchecked Sendable {
                 guard received.count == expected else {
                     return .failed(RedisReplicationError(.protocolError, "Redis sent a reply nothing asked for."))
                 }
-                return .answered(received)
+                return .answered(received, sentUnder: epoch)
             }
         } catch {
-            return .owed(error, received: received)
+            return .owed(error, received: received, sentUnder: epoch)
         }
     }
 }

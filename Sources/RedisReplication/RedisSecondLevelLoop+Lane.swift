@@ -20,10 +20,11 @@ extension RedisSecondLevelLoop {
 
     /// Answers the read with the reply it waited for, counts it as the loop's thread would, and gives the lane back
     /// (under the epoch the reply named).
-    func settle(_ replies: [RedisReply], on lane: RedisSecondLevelLane, startedAt: ContinuousClock.Instant)
-        -> SecondLevelRead
-    {
-        let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: lane.epoch)
+    func settle(
+        _ replies: [RedisReply], sentUnder epoch: String, on lane: RedisSecondLevelLane,
+        startedAt: ContinuousClock.Instant
+    ) -> SecondLevelRead {
+        let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: epoch)
         let lostScripts = replies.contains(where: RedisSecondLevelCommands.isNoScript)
         let elapsed = (clock.now - startedAt).nanoseconds
         let wakeLoop = shared.withLock { shared -> Bool in

@@ -13,6 +13,8 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         var startedAt: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant
         var continuation: CheckedContinuation<SecondLevelRead, Never>
+        /// Made again already under an epoch its replies named (see ``RedisSecondLevelCommands/movedEpoch(in:from:)``).
+        var retriedUnderMovedEpoch = false
     }
 
     /// A read a caller sent on the lane and handed over before all its replies came.
@@ -138,12 +140,13 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
             // The loop's thread sleeps with the link idle and nothing queued: the round trip is made here.
             let limit = min(due, startedAt + configuration.callerWait)
             switch lane.roundTrip(key, waitingUntil: limit) {
-            case .answered(let replies): return settle(replies, on: lane, startedAt: startedAt)
+            case .answered(let replies, let epoch):
+                return settle(replies, sentUnder: epoch, on: lane, startedAt: startedAt)
             case .failed(let failure): return give(back: lane, failing: failure)
-            case .owed(let failure, let received):
+            case .owed(let failure, let received, let epoch):
                 return await withCheckedContinuation { continuation in
                     let read = Read(key: key, startedAt: startedAt, deadline: due, continuation: continuation)
-                    handOver(LaneRead(read: read, epoch: lane.epoch, received: received), failure)
+                    handOver(LaneRead(read: read, epoch: epoch, received: received), failure)
                 }
             }
         }

@@ -31,16 +31,7 @@ extension RedisSecondLevelWorker {
             }
             dispatch(RedisOwedCommand(what: .write(bytes: write.value.count), command: command, sentAt: now))
         }
-        for read in batch.reads {
-            nextReadID += 1
-            reads[nextReadID] = read
-            let sent = commands.read(read.key, epoch: epoch)
-            for (index, command) in sent.enumerated() {
-                let last = index == sent.count - 1
-                let what: RedisSecondLevelOwed = last ? .read(nextReadID, epoch: epoch, earlier: []) : .readPart
-                dispatch(RedisOwedCommand(what: what, command: command, sentAt: now))
-            }
-        }
+        for read in batch.reads { send(read, commands, epoch: epoch, now: now) }
         let interval = configuration.connection.pingInterval
         if !epochPollOutstanding, now - lastEpochPoll >= interval, connectedLink(for: epochSlot) != nil {
             epochPollOutstanding = true
@@ -155,14 +146,39 @@ extension RedisSecondLevelWorker {
         }
     }
 
-    /// Reads what `link` holds and settles each reply; a protocol failure or lost scripts drop the link.
+    /// Sends a read's commands under `epoch`, each owed its reply (the last one as the read).
+    private func send(
+        _ read: RedisSecondLevelLoop.Read, _ commands: RedisSecondLevelCommands, epoch: String,
+        now: ContinuousClock.Instant
+    ) {
+        nextReadID += 1
+        reads[nextReadID] = read
+        let sent = commands.read(read.key, epoch: epoch)
+        for (index, command) in sent.enumerated() {
+            let last = index == sent.count - 1
+            let what: RedisSecondLevelOwed = last ? .read(nextReadID, epoch: epoch, earlier: []) : .readPart
+            dispatch(RedisOwedCommand(what: what, command: command, sentAt: now))
+        }
+    }
+
+    /// Reads what `link` holds and settles each reply; a protocol failure or lost scripts drop the link. Reads whose
+    /// replies named a newer epoch go out again under it (once), as a read on the lane does.
     private func settleReplies(of link: RedisNodeLink) {
         do throws(RedisReplicationError) {
             var lostScripts = false
+            var again: [RedisSecondLevelLoop.Read] = []
             for (owed, received) in try link.replies() {
                 guard let (item, reply) = heldForReplica(owed, received, on: link) else { continue }
                 if redirect(item, reply, from: link) { continue }
+                if let read = retryUnderMovedEpoch(item, reply) {
+                    again.append(read)
+                    continue
+                }
                 lostScripts = settle(item, reply) || lostScripts
+            }
+            if let commands, let epoch, !again.isEmpty {
+                for read in again { send(read, commands, epoch: epoch, now: clock.now) }
+                try link.flush()
             }
             if lostScripts {
                 throw RedisReplicationError(.protocolError, "Redis no longer has the second level's scripts.")
@@ -170,6 +186,19 @@ extension RedisSecondLevelWorker {
         } catch {
             disconnect(link, error)
         }
+    }
+
+    /// The read `item` answers, marked as retried, when its replies name an epoch other than the one its value key
+    /// was named under and it was not made again yet; the store takes that epoch. Nil otherwise.
+    private func retryUnderMovedEpoch(_ item: RedisOwedCommand, _ reply: RedisReply) -> RedisSecondLevelLoop.Read? {
+        guard case .read(let id, let sentUnder, let earlier) = item.what, var read = reads[id],
+            !read.retriedUnderMovedEpoch,
+            let moved = RedisSecondLevelCommands.movedEpoch(in: earlier + [reply], from: sentUnder)
+        else { return nil }
+        reads.removeValue(forKey: id)
+        epoch = moved
+        read.retriedUnderMovedEpoch = true
+        return read
     }
 
     /// Settles one reply. Returns whether Redis had lost the scripts.

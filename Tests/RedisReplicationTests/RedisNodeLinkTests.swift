@@ -15,12 +15,7 @@ struct RedisNodeLinkTests {
         let configuration = peer.configuration
         let (answered, handedBack, error) = try await offThePool {
             () throws -> (Int, Int, RedisReplicationError?) in
-            let connection = try RedisConnection(configuration)
-            let now = ContinuousClock.now
-            let link = RedisNodeLink(
-                node: RedisNodeAddress(host: configuration.host, port: configuration.port), now: now,
-                backoff: .seconds(1))
-            link.adopt(connection, now: now)
+            let (link, connection, now) = try Self.connectedLink(configuration)
             let ping = RedisOwedCommand(
                 what: .ping, command: RedisRoutedCommand(RedisSecondLevelCommands.ping, key: []), sentAt: now)
             try link.send(ping)
@@ -68,6 +63,18 @@ struct RedisNodeLinkTests {
         try Self.expectHitAndPong(owed, earlier: [received, .string(Array("3".utf8))])
     }
 
+    /// A link on a new connection to `configuration`'s peer (blocking: off the pool).
+    private static func connectedLink(_ configuration: RedisReplicationConfiguration) throws -> (
+        RedisNodeLink, RedisConnection, ContinuousClock.Instant
+    ) {
+        let connection = try RedisConnection(configuration)
+        let now = ContinuousClock.now
+        let link = RedisNodeLink(
+            node: RedisNodeAddress(host: configuration.host, port: configuration.port), now: now, backoff: .seconds(1))
+        link.adopt(connection, now: now)
+        return (link, connection, now)
+    }
+
     private static let commands = RedisSecondLevelCommands(
         keys: RedisSecondLevelKeys(prefix: "p:"),
         hashes: ScriptHashes(
@@ -81,12 +88,7 @@ struct RedisNodeLinkTests {
         _ start: @escaping @Sendable (RedisNodeLink, ContinuousClock.Instant) throws -> Void
     ) async throws -> [[(RedisOwedCommand, RedisReply)]] {
         try await offThePool { () throws -> [[(RedisOwedCommand, RedisReply)]] in
-            let connection = try RedisConnection(configuration)
-            let now = ContinuousClock.now
-            let link = RedisNodeLink(
-                node: RedisNodeAddress(host: configuration.host, port: configuration.port), now: now,
-                backoff: .seconds(1))
-            link.adopt(connection, now: now)
+            let (link, connection, now) = try Self.connectedLink(configuration)
             let deadline = now + .seconds(10)
             var batches: [[(RedisOwedCommand, RedisReply)]] = []
             func collect() throws {

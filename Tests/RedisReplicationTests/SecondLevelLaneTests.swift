@@ -123,6 +123,32 @@ struct SecondLevelLaneTests {
         await clearer.shutdown()
     }
 
+    @Test(
+        "on one server, a value another store wrote after its fleet-wide clear is found by this store's next read",
+        arguments: [true, false])
+    func valueWrittenAfterAFleetWideClearIsFound(onTheLane: Bool) async throws {
+        let url = try await RedisTestServer.sharedURL()
+        var configuration = try secondLevelConfiguration(url: url, label: onTheLane ? "movedlane" : "movedloop")
+        configuration.connection.pingInterval = .seconds(30)  // no health check reads the epoch between the reads
+        var readerConfiguration = configuration
+        if !onTheLane { readerConfiguration.callerWait = .zero }  // every read through the store's thread
+        let (reader, writer) = (try await connectedStore(readerConfiguration), try await connectedStore(configuration))
+        let entry = key("alice", "a")
+        try await writeAndSettle(writer, [1], for: entry, generation: initialGeneration)
+        #expect(await reader.read(entry, deadline: patientDeadline) == .hit([1], generation: initialGeneration))
+
+        // The reader still names its values under epoch 0; the writer's clear moved the fleet to 1 and wrote there.
+        await writer.clearAll()
+        let moved = SecondLevelGeneration(token: "1.0")
+        try await writeAndSettle(writer, [2], for: entry, generation: moved)
+        if onTheLane { try await waitUntil { reader.isLent } }
+        let before = reader.laneReads
+        #expect(await reader.read(entry, deadline: patientDeadline) == .hit([2], generation: moved))
+        #expect(reader.laneReads == before + (onTheLane ? 1 : 0))
+        await reader.shutdown()
+        await writer.shutdown()
+    }
+
     private static func value(_ index: Int) -> [UInt8] {
         Array("value-\(index)-".utf8) + [UInt8](repeating: UInt8(index), count: 64 + index)
     }

@@ -32,6 +32,12 @@ struct SecondLevelReadRepliesTests {
         let (restarted, zero) = Self.read([.null, .null, Self.value(generation: Self.text("0"))])
         #expect(restarted == .miss(generation: SecondLevelGeneration(token: "0.0")))
         #expect(zero == "0")
+        // Such a read is made again under the epoch named, once (never for the current epoch or a cluster's read).
+        let moved = [Self.text("5"), Self.text("3"), Self.value(generation: Self.text("3"))]
+        #expect(RedisSecondLevelCommands.movedEpoch(in: moved, from: "4") == "5")
+        #expect(RedisSecondLevelCommands.movedEpoch(in: moved, from: "5") == nil)
+        #expect(RedisSecondLevelCommands.movedEpoch(in: [Self.text("x")] + moved.dropFirst(), from: "4") == nil)
+        #expect(RedisSecondLevelCommands.movedEpoch(in: [.array([Self.text("3"), .null])], from: "4") == nil)
     }
 
     @Test("a value of another generation, or none, is a miss; an absent generation key is generation 0")
