@@ -205,8 +205,9 @@ public final class RedisTestCluster: Sendable {
         running.withLock { $0[index] = (pid, shell) }
     }
 
-    /// Waits until every live node says `cluster_state:ok`, knows every other node as connected and, for a replica,
-    /// is in sync with its primary.
+    /// Waits until every live node says `cluster_state:ok`, knows every other node as connected and every replica as
+    /// one (gossip spreads a node's new role after `--cluster create`), and, for a replica, is in sync with its
+    /// primary.
     private func waitUntilHealthy() throws {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
@@ -215,11 +216,13 @@ public final class RedisTestCluster: Sendable {
                     && !cli(port, "CLUSTER NODES").contains("fail")
             }
             // Replicas: their first synchronisation done, so a failover has data to promote.
-            let synchronised = try ports.allSatisfy { port in
-                let replication = try cli(port, "INFO replication")
-                return replication.contains("role:master") || replication.contains("master_link_status:up")
+            let roles = try ports.map { try cli($0, "INFO replication") }
+            let synchronised = roles.allSatisfy { $0.contains("role:master") || $0.contains("master_link_status:up") }
+            let replicas = roles.filter { $0.contains("role:slave") }.count
+            let known = try ports.allSatisfy { port in
+                try nodeTable(port).filter { $0.flags.contains("slave") }.count == replicas
             }
-            if healthy, synchronised { return }
+            if healthy, synchronised, known { return }
             usleep(50_000)  // waiting for the cluster's gossip to settle, not for time to pass in a test
         }
         throw FixtureError("the Redis Cluster did not report cluster_state:ok within 20 s")

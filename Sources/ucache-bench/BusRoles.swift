@@ -75,10 +75,10 @@ enum BusRoles {
         let sessions = options.int("held", default: 1) == 1 ? hubs.map(session(on:)) : []
         announce("READY")
         guard readLine() == "GO" else { throw BenchError("the driver did not say GO") }
-        let (cpuBefore, wallBefore) = (processCPUSeconds(), monotonicNanoseconds())
+        let (cpuBefore, wallBefore) = (ProcessCPU.now(), monotonicNanoseconds())
         for recorder in recorders { recorder.isRecording = true }
         guard readLine() == "STOP" else { throw BenchError("the driver did not say STOP") }
-        let (cpuAfter, wallAfter) = (processCPUSeconds(), monotonicNanoseconds())
+        let (cpuAfter, wallAfter) = (ProcessCPU.now(), monotonicNanoseconds())
         let applied = hubs.reduce(0) { $0 + ($1.replicationStatistics.map { $0.applied + $0.unknownSession } ?? 0) }
         // Written by hand (SubscriberResult's JSON): JSONEncoder took several thousand instructions per delay, which
         // scripts/bench/bus-callgrind.py would count as the cost of receiving a clear.
@@ -122,14 +122,6 @@ enum BusRoles {
 
     static func announce(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-        return user + system
     }
 
     static func wallClockNanoseconds() -> UInt64 {
