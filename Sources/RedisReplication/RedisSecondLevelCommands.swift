@@ -7,8 +7,12 @@ struct RedisRoutedCommand {
     var slot: Int
 
     init(_ arguments: [[UInt8]], key: [UInt8]) {
+        self.init(arguments, slot: RedisClusterSlot.of(key))
+    }
+
+    init(_ arguments: [[UInt8]], slot: Int) {
         self.arguments = arguments
-        slot = RedisClusterSlot.of(key)
+        self.slot = slot
     }
 }
 
@@ -55,14 +59,13 @@ struct RedisSecondLevelCommands {
     /// On one server, three pipelined commands: `GET` of the epoch, `GET` of the generation and `HMGET` of the value
     /// under `epoch` (the store's). Redis runs them in about a microsecond, against about seven for the same reads in
     /// a Lua script. The value counts only when the epoch key still holds `epoch`; when it holds another (a
-    /// fleet-wide clear), the read is made again under that one (``movedEpoch(in:from:)``), so the clear reaches the
+    /// fleet-wide clear), the read is made again under that one (``ReadAnswer``'s `moved`), so the clear reaches the
     /// next read at once and a value written after it is found. On a cluster, one script under the store's epoch:
     /// one command to route and, while a slot moves, to redirect.
     func read(_ key: SecondLevelKey, epoch: String) -> [RedisRoutedCommand] {
         let generation = keys.generation(key.namespace)
-        return readArguments(key, generation: generation, epoch: epoch).map {
-            RedisRoutedCommand($0, key: generation)
-        }
+        let slot = RedisClusterSlot.of(generation)
+        return readArguments(key, generation: generation, epoch: epoch).map { RedisRoutedCommand($0, slot: slot) }
     }
 
     /// The read's commands' arguments alone (one server needs no slot).
@@ -182,38 +185,32 @@ struct RedisSecondLevelCommands {
         return (String(parts[0]), String(parts[1]))
     }
 
-    /// A read's replies (its parts', then its last) as a hit or a miss, with its generation token, and the epoch the
-    /// replies named (one server reads the epoch key with every read), so the caller takes it without parsing it
-    /// again; anything else is an error. `epoch` is the one the read's value key was named under.
-    static func readOutcomeAndEpoch(_ replies: [RedisReply], epoch known: String) -> (
-        read: SecondLevelRead, named: String?
-    ) {
-        switch replies.count {
-        case 1: return scriptReadOutcome(replies[0], epoch: known)
-        case 3: return pipelinedReadOutcome(epoch: replies[0], generation: replies[1], value: replies[2], known)
-        default: return (.unavailable(.error), nil)
-        }
-    }
+    /// What a read's replies say: its outcome; the epoch they named (one server reads the epoch key with every read),
+    /// so the caller takes it without parsing it again; and whether that epoch is not the one the value key was named
+    /// under (`moved`: the fleet moved on since the store last read it, and the read is worth making again under it,
+    /// once).
+    typealias ReadAnswer = (read: SecondLevelRead, named: String?, moved: Bool)
 
-    /// The epoch one server's read replies name when it is not `known`, the one its value key was named under (the
-    /// fleet moved on since the store last read it): the read is worth making again under it, once. Nil for a read
-    /// under the current epoch, a cluster's read, or replies that name no valid epoch.
-    static func movedEpoch(in replies: [RedisReply], from known: String) -> String? {
-        guard replies.count == 3, let named = epoch(in: replies[0]), named != known else { return nil }
-        return named
+    /// A read's replies (its parts', then its last) as a hit or a miss, with its generation token; anything else is an
+    /// error. `epoch` is the one the read's value key was named under.
+    static func readOutcomeAndEpoch(_ replies: [RedisReply], epoch known: String) -> ReadAnswer {
+        switch replies.count {
+        case 1: return (scriptReadOutcome(replies[0], epoch: known), nil, false)
+        case 3: return pipelinedReadOutcome(epoch: replies[0], generation: replies[1], value: replies[2], known)
+        default: return (.unavailable(.error), nil, false)
+        }
     }
 
     /// The read script's `{generation, value or nil}` (a cluster's: under the store's epoch).
-    private static func scriptReadOutcome(_ reply: RedisReply, epoch: String) -> (read: SecondLevelRead, named: String?)
-    {
+    private static func scriptReadOutcome(_ reply: RedisReply, epoch: String) -> SecondLevelRead {
         guard case .array(let items) = reply, items.count == 2, case .string(let generation) = items[0] else {
-            return (.unavailable(.error), nil)
+            return .unavailable(.error)
         }
         let token = SecondLevelGeneration(token: epoch + "." + String(decoding: generation, as: UTF8.self))
         switch items[1] {
-        case .string(let value): return (.hit(value, generation: token), nil)
-        case .null: return (.miss(generation: token), nil)
-        default: return (.unavailable(.error), nil)
+        case .string(let value): return .hit(value, generation: token)
+        case .null: return .miss(generation: token)
+        default: return .unavailable(.error)
         }
     }
 
@@ -223,20 +220,21 @@ struct RedisSecondLevelCommands {
     /// reads.
     private static func pipelinedReadOutcome(
         epoch epochReply: RedisReply, generation generationReply: RedisReply, value: RedisReply, _ known: String
-    ) -> (read: SecondLevelRead, named: String?) {
-        guard let named = epoch(in: epochReply) else { return (.unavailable(.error), nil) }
+    ) -> ReadAnswer {
+        guard let named = epoch(in: epochReply) else { return (.unavailable(.error), nil, false) }
+        let moved = named != known
         let generation: [UInt8]
         switch generationReply {
         case .null: generation = [UInt8(ascii: "0")]
         case .string(let bytes): generation = bytes
-        default: return (.unavailable(.error), named)
+        default: return (.unavailable(.error), named, moved)
         }
-        guard case .array(let fields) = value, fields.count == 2 else { return (.unavailable(.error), named) }
+        guard case .array(let fields) = value, fields.count == 2 else { return (.unavailable(.error), named, moved) }
         let token = SecondLevelGeneration(token: named + "." + String(decoding: generation, as: UTF8.self))
-        guard named == known, fields[0] == .string(generation), case .string(let bytes) = fields[1] else {
-            return (.miss(generation: token), named)
+        guard !moved, fields[0] == .string(generation), case .string(let bytes) = fields[1] else {
+            return (.miss(generation: token), named, moved)
         }
-        return (.hit(bytes, generation: token), named)
+        return (.hit(bytes, generation: token), named, false)
     }
 
     /// Whether Redis lost the scripts (restart without persistence, SCRIPT FLUSH, failover): the connection is
@@ -256,6 +254,21 @@ extension Duration {
 }
 
 extension SecondLevelStatistics {
+    /// Counts a read's outcome, and an answered read's latency (the lane and the store's thread count alike).
+    mutating func record(_ read: SecondLevelRead, latency: Duration) {
+        switch read {
+        case .hit(let value, _):
+            hits += 1
+            bytesRead += value.count
+        case .miss: misses += 1
+        case .unavailable:
+            errors += 1
+            return
+        }
+        answeredReads += 1
+        readLatencyNanoseconds += latency.nanoseconds
+    }
+
     /// Adds the counters of `delta` (not ``isConnected``).
     mutating func add(_ delta: SecondLevelStatistics) {
         hits += delta.hits

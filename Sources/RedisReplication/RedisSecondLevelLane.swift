@@ -16,8 +16,8 @@ import CacheCore
 struct RedisSecondLevelLane: @unchecked Sendable {
     /// How a round trip on the caller's thread ended.
     enum RoundTrip {
-        /// The read's replies, all of them (see ``RedisSecondLevelCommands/repliesPerRead``).
-        case answered([RedisReply], sentUnder: String)
+        /// What the read's replies say, all of them read (see ``RedisSecondLevelCommands/repliesPerRead``).
+        case answered(RedisSecondLevelCommands.ReadAnswer)
         /// The commands are out (or partly out) and replies still owed: the loop's thread takes them over, with the
         /// replies that came (`received`) and the epoch the value key was named under. With a failure, the
         /// connection is broken and the loop's thread drops it.
@@ -41,9 +41,7 @@ struct RedisSecondLevelLane: @unchecked Sendable {
     /// clear), the read is made again under that epoch, once, so a value written after the clear is found now.
     func roundTrip(_ key: SecondLevelKey, waitingUntil limit: ContinuousClock.Instant) -> RoundTrip {
         let first = attempt(key, under: epoch, waitingUntil: limit)
-        guard case .answered(let replies, let sentUnder) = first,
-            let moved = RedisSecondLevelCommands.movedEpoch(in: replies, from: sentUnder)
-        else { return first }
+        guard case .answered(let answer) = first, answer.moved, let moved = answer.named else { return first }
         return attempt(key, under: moved, waitingUntil: limit)
     }
 
@@ -67,7 +65,7 @@ struct RedisSecondLevelLane: @unchecked Sendable {
                 guard received.count == expected else {
                     return .failed(RedisReplicationError(.protocolError, "Redis sent a reply nothing asked for."))
                 }
-                return .answered(received, sentUnder: epoch)
+                return .answered(RedisSecondLevelCommands.readOutcomeAndEpoch(received, epoch: epoch))
             }
         } catch {
             return .owed(error, received: received, sentUnder: epoch)

@@ -18,38 +18,22 @@ extension RedisSecondLevelLoop {
         }
     }
 
-    /// Answers the read with the reply it waited for, counts it as the loop's thread would, and gives the lane back
-    /// (under the epoch the reply named).
+    /// Answers the read with what its replies said, counts it as the loop's thread would, and gives the lane back
+    /// (under the epoch the replies named). A lane is lent on one server only, whose reads run no script: lost
+    /// scripts are noticed by the loop's thread, at the next write or clear.
     func settle(
-        _ replies: [RedisReply], sentUnder epoch: String, on lane: RedisSecondLevelLane,
+        _ answer: RedisSecondLevelCommands.ReadAnswer, on lane: RedisSecondLevelLane,
         startedAt: ContinuousClock.Instant
     ) -> SecondLevelRead {
-        let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: epoch)
-        let lostScripts = replies.contains(where: RedisSecondLevelCommands.isNoScript)
-        let elapsed = (clock.now - startedAt).nanoseconds
+        let latency = clock.now - startedAt
         let wakeLoop = shared.withLock { shared -> Bool in
-            switch outcome {
-            case .hit(let value, _):
-                shared.statistics.hits += 1
-                shared.statistics.bytesRead += value.count
-            case .miss: shared.statistics.misses += 1
-            case .unavailable: shared.statistics.errors += 1
-            }
-            if case .unavailable = outcome {
-            } else {
-                shared.statistics.answeredReads += 1
-                shared.statistics.readLatencyNanoseconds += elapsed
-            }
+            shared.statistics.record(answer.read, latency: latency)
             shared.laneAnsweredCount += 1
-            if let named { shared.laneEpoch = named }
-            if lostScripts {
-                shared.laneFailure = RedisReplicationError(
-                    .protocolError, "Redis no longer has the second level's scripts.")
-            }
-            return Self.giveBack(named.map(lane.under) ?? lane, in: &shared)
+            if let named = answer.named { shared.laneEpoch = named }
+            return Self.giveBack(answer.named.map(lane.under) ?? lane, in: &shared)
         }
         if wakeLoop { wake() }
-        return outcome
+        return answer.read
     }
 
     /// The connection failed under the caller with no reply owed: the read fails, the loop's thread drops it.

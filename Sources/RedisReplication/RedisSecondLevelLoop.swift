@@ -13,7 +13,7 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
         var startedAt: ContinuousClock.Instant
         var deadline: ContinuousClock.Instant
         var continuation: CheckedContinuation<SecondLevelRead, Never>
-        /// Made again already under an epoch its replies named (see ``RedisSecondLevelCommands/movedEpoch(in:from:)``).
+        /// Made again already under an epoch its replies named (see ``RedisSecondLevelCommands/ReadAnswer``).
         var retriedUnderMovedEpoch = false
     }
 
@@ -140,8 +140,7 @@ final class RedisSecondLevelLoop: RedisLoopStopping, Sendable {
             // The loop's thread sleeps with the link idle and nothing queued: the round trip is made here.
             let limit = min(due, startedAt + configuration.callerWait)
             switch lane.roundTrip(key, waitingUntil: limit) {
-            case .answered(let replies, let epoch):
-                return settle(replies, sentUnder: epoch, on: lane, startedAt: startedAt)
+            case .answered(let answer): return settle(answer, on: lane, startedAt: startedAt)
             case .failed(let failure): return give(back: lane, failing: failure)
             case .owed(let failure, let received, let epoch):
                 return await withCheckedContinuation { continuation in

@@ -170,11 +170,7 @@ extension RedisSecondLevelWorker {
             for (owed, received) in try link.replies() {
                 guard let (item, reply) = heldForReplica(owed, received, on: link) else { continue }
                 if redirect(item, reply, from: link) { continue }
-                if let read = retryUnderMovedEpoch(item, reply) {
-                    again.append(read)
-                    continue
-                }
-                lostScripts = settle(item, reply) || lostScripts
+                lostScripts = settle(item, reply, again: &again) || lostScripts
             }
             if let commands, let epoch, !again.isEmpty {
                 for read in again { send(read, commands, epoch: epoch, now: clock.now) }
@@ -188,42 +184,26 @@ extension RedisSecondLevelWorker {
         }
     }
 
-    /// The read `item` answers, marked as retried, when its replies name an epoch other than the one its value key
-    /// was named under and it was not made again yet; the store takes that epoch. Nil otherwise.
-    private func retryUnderMovedEpoch(_ item: RedisOwedCommand, _ reply: RedisReply) -> RedisSecondLevelLoop.Read? {
-        guard case .read(let id, let sentUnder, let earlier) = item.what, var read = reads[id],
-            !read.retriedUnderMovedEpoch,
-            let moved = RedisSecondLevelCommands.movedEpoch(in: earlier + [reply], from: sentUnder)
-        else { return nil }
-        reads.removeValue(forKey: id)
-        epoch = moved
-        read.retriedUnderMovedEpoch = true
-        return read
-    }
-
-    /// Settles one reply. Returns whether Redis had lost the scripts.
-    private func settle(_ item: RedisOwedCommand, _ reply: RedisReply) -> Bool {
+    /// Settles one reply; a read whose replies named a moved epoch, not made again yet, goes into `again` instead
+    /// of being answered. Returns whether Redis had lost the scripts.
+    private func settle(_ item: RedisOwedCommand, _ reply: RedisReply, again: inout [RedisSecondLevelLoop.Read])
+        -> Bool
+    {
         let lostScripts = RedisSecondLevelCommands.isNoScript(reply)
         switch item.what {
-        case .read(let id, let epoch, let earlier):
-            guard let read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
-            let (outcome, named) = RedisSecondLevelCommands.readOutcomeAndEpoch(earlier + [reply], epoch: epoch)
-            if let named {
-                self.epoch = named  // one server: the epoch key's value as the read found it
+        case .read(let id, let sentUnder, let earlier):
+            guard var read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
+            let answer = RedisSecondLevelCommands.readOutcomeAndEpoch(earlier + [reply], epoch: sentUnder)
+            if let named = answer.named {
+                epoch = named  // one server: the epoch key's value as the read found it
             }
-            switch outcome {
-            case .hit(let value, _):
-                delta.hits += 1
-                delta.bytesRead += value.count
-            case .miss: delta.misses += 1
-            case .unavailable: delta.errors += 1
+            if answer.moved, !read.retriedUnderMovedEpoch {
+                read.retriedUnderMovedEpoch = true
+                again.append(read)
+                break
             }
-            if case .unavailable = outcome {
-            } else {
-                delta.answeredReads += 1
-                delta.readLatencyNanoseconds += (clock.now - read.startedAt).nanoseconds
-            }
-            answered.append((read.continuation, outcome))
+            delta.record(answer.read, latency: clock.now - read.startedAt)
+            answered.append((read.continuation, answer.read))
         case .write(let bytes):
             answeredWrites += 1
             if reply == .integer(1) {

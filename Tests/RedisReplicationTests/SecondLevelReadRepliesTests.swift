@@ -16,6 +16,12 @@ struct SecondLevelReadRepliesTests {
         return (outcome.read, outcome.named)
     }
 
+    /// The epoch a read is made again under: the one its replies named, when it is not the one it was sent under.
+    private static func movedEpoch(in replies: [RedisReply], from known: String) -> String? {
+        let answer = RedisSecondLevelCommands.readOutcomeAndEpoch(replies, epoch: known)
+        return answer.moved ? answer.named : nil
+    }
+
     @Test("a value written under the generation read, under the epoch the read named, is a hit with both in its token")
     func hit() {
         let (read, named) = Self.read([Self.text("4"), Self.text("3"), Self.value(generation: Self.text("3"))])
@@ -34,10 +40,10 @@ struct SecondLevelReadRepliesTests {
         #expect(zero == "0")
         // Such a read is made again under the epoch named, once (never for the current epoch or a cluster's read).
         let moved = [Self.text("5"), Self.text("3"), Self.value(generation: Self.text("3"))]
-        #expect(RedisSecondLevelCommands.movedEpoch(in: moved, from: "4") == "5")
-        #expect(RedisSecondLevelCommands.movedEpoch(in: moved, from: "5") == nil)
-        #expect(RedisSecondLevelCommands.movedEpoch(in: [Self.text("x")] + moved.dropFirst(), from: "4") == nil)
-        #expect(RedisSecondLevelCommands.movedEpoch(in: [.array([Self.text("3"), .null])], from: "4") == nil)
+        #expect(Self.movedEpoch(in: moved, from: "4") == "5")
+        #expect(Self.movedEpoch(in: moved, from: "5") == nil)
+        #expect(Self.movedEpoch(in: [Self.text("x")] + moved.dropFirst(), from: "4") == nil)
+        #expect(Self.movedEpoch(in: [.array([Self.text("3"), .null])], from: "4") == nil)
     }
 
     @Test("a value of another generation, or none, is a miss; an absent generation key is generation 0")
