@@ -102,40 +102,17 @@ final class RedisConnection {
         }
     }
 
-    /// Formats a command into the output buffer; ``flush()`` sends it. Arguments are binary-safe: RESP's array of
-    /// bulk strings (`*<n>`, then `$<length>` and the bytes of each), as hiredis's `redisFormatCommandArgv` writes it,
-    /// written straight into the buffer (no intermediate command, no `sprintf`).
+    /// Formats a command into the output buffer (``RedisRESPFormat``); ``flush()`` sends it. Arguments are
+    /// binary-safe.
     func append(_ arguments: [[UInt8]]) throws(RedisReplicationError) {
         // One access to the buffer for the whole command: each append to a class's array is an exclusivity check.
-        Self.format(arguments, into: &output)
+        RedisRESPFormat.appendCommand(arguments, to: &output)
     }
 
-    private static func format(_ arguments: [[UInt8]], into output: inout [UInt8]) {
-        var size = 16
-        for argument in arguments { size += argument.count + 16 }
-        output.reserveCapacity(output.count + size)
-        appendHeader(UInt8(ascii: "*"), arguments.count, to: &output)
-        for argument in arguments {
-            appendHeader(UInt8(ascii: "$"), argument.count, to: &output)
-            output.append(contentsOf: argument)
-            output.append(UInt8(ascii: "\r"))
-            output.append(UInt8(ascii: "\n"))
-        }
-    }
-
-    /// `<marker><decimal count>\r\n`.
-    private static func appendHeader(_ marker: UInt8, _ count: Int, to output: inout [UInt8]) {
-        output.append(marker)
-        var divisor = 1
-        while divisor <= count / 10 { divisor *= 10 }
-        var rest = count
-        while divisor > 0 {
-            output.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
-        output.append(UInt8(ascii: "\r"))
-        output.append(UInt8(ascii: "\n"))
+    /// Commands the caller writes as RESP straight into the output buffer (``RedisRESPFormat``), with no argument
+    /// arrays made first: a second-level read's, on every L2 hit.
+    func append(formatting write: (inout [UInt8]) -> Void) {
+        write(&output)
     }
 
     /// Writes what the socket takes now. Returns true when the output buffer is empty.
@@ -165,6 +142,7 @@ final class RedisConnection {
     /// Reads what the socket holds now and returns every complete reply.
     func readAvailable() throws(RedisReplicationError) -> [RedisReply] {
         try receiveAvailable()
+        guard !parsedAhead.isEmpty else { return try parseAll() }
         let ahead = parsedAhead
         parsedAhead.removeAll()
         return ahead + (try parseAll())
@@ -211,7 +189,11 @@ final class RedisConnection {
 
     private func parseAll() throws(RedisReplicationError) -> [RedisReply] {
         var replies: [RedisReply] = []
-        while let reply = try nextReply() { replies.append(reply) }
+        while let reply = try nextReply() {
+            // A second-level read's three replies without growing the array on the way (none: no allocation).
+            if replies.isEmpty { replies.reserveCapacity(4) }
+            replies.append(reply)
+        }
         return replies
     }
 

@@ -37,9 +37,12 @@ struct RedisSecondLevelCommands {
     let maxTimeToLive: [UInt8]
     /// On one server, reads and tag clears read the epoch key themselves; on a cluster they use the store's.
     let readsEpochKey: Bool
+    /// The start of every one-server read (see ``appendRead(_:epoch:to:)``).
+    private let readHead: [UInt8]
 
     init(keys: RedisSecondLevelKeys, hashes: ScriptHashes, maxTimeToLive: Duration, readsEpochKey: Bool) {
         self.keys = keys
+        readHead = Self.readHead(epochKey: keys.epoch)
         self.hashes = hashes
         self.readsEpochKey = readsEpochKey
         self.maxTimeToLive = Array(String(maxTimeToLive.milliseconds).utf8)
@@ -68,10 +71,47 @@ struct RedisSecondLevelCommands {
         return readArguments(key, generation: generation, epoch: epoch).map { RedisRoutedCommand($0, slot: slot) }
     }
 
-    /// The read's commands' arguments alone (one server needs no slot).
-    func readArguments(_ key: SecondLevelKey, epoch: String) -> [[[UInt8]]] {
-        readArguments(key, generation: keys.generation(key.namespace), epoch: epoch)
+    /// The read's commands as RESP, written straight into `output`: the bytes ``read(_:epoch:)``'s arguments
+    /// format to, with no argument arrays made (a lane makes them on every L2 hit). What does not change between
+    /// reads (the epoch key's `GET`, `HMGET` and its fields) is formatted once, in ``readHead`` and ``readTail``.
+    func appendRead(_ key: SecondLevelKey, epoch: String, to output: inout [UInt8]) {
+        guard readsEpochKey else {
+            for command in read(key, epoch: epoch) { RedisRESPFormat.appendCommand(command.arguments, to: &output) }
+            return
+        }
+        // One growth at most (a connection's buffer keeps its capacity, so usually none): the keys' lengths, their
+        // headers and the fixed parts.
+        let keyBytes = 2 * (keys.prefix.utf8.count + key.namespace.name.utf8.count) + epoch.utf8.count
+        output.reserveCapacity(output.count + readHead.count + keyBytes + key.name.utf8.count + 64)
+        output.append(contentsOf: readHead)
+        keys.appendGenerationBulk(key.namespace, to: &output)
+        output.append(contentsOf: Self.hmgetHead)
+        keys.appendValueBulk(key.namespace, epoch: epoch, name: key.name, to: &output)
+        output.append(contentsOf: Self.hmgetFields)
     }
+
+    /// `GET <epoch key>`, then the array header and name of the generation's `GET`.
+    private static func readHead(epochKey: [UInt8]) -> [UInt8] {
+        var head: [UInt8] = []
+        RedisRESPFormat.appendCommand([get, epochKey], to: &head)
+        RedisRESPFormat.appendHeader(UInt8(ascii: "*"), 2, to: &head)
+        RedisRESPFormat.appendBulk(get, to: &head)
+        return head
+    }
+
+    /// The value's `HMGET` up to its key, and its fields after it.
+    private static let hmgetHead: [UInt8] = {
+        var head: [UInt8] = []
+        RedisRESPFormat.appendHeader(UInt8(ascii: "*"), 4, to: &head)
+        RedisRESPFormat.appendBulk(hmget, to: &head)
+        return head
+    }()
+    private static let hmgetFields: [UInt8] = {
+        var fields: [UInt8] = []
+        RedisRESPFormat.appendBulk(generationField, to: &fields)
+        RedisRESPFormat.appendBulk(dataField, to: &fields)
+        return fields
+    }()
 
     private func readArguments(_ key: SecondLevelKey, generation: [UInt8], epoch: String) -> [[[UInt8]]] {
         let value = keys.value(key.namespace, epoch: epoch, name: key.name)

@@ -50,7 +50,7 @@ struct RedisSecondLevelLane: @unchecked Sendable {
     {
         var received: [RedisReply] = []
         do throws(RedisReplicationError) {
-            for arguments in commands.readArguments(key, epoch: epoch) { try connection.append(arguments) }
+            connection.append { commands.appendRead(key, epoch: epoch, to: &$0) }
             guard try connection.flush() else { return .owed(nil, received: received, sentUnder: epoch) }
             let expected = commands.repliesPerRead
             while true {

@@ -178,6 +178,40 @@ struct RedisSecondLevelKeys {
         key(namespace, "v:", epoch, ":", name)
     }
 
+    /// ``generation(_:)`` as a RESP bulk string, appended to `output` with no key array made (every read names it).
+    func appendGenerationBulk(_ namespace: SecondLevelNamespace, to output: inout [UInt8]) {
+        appendBulk(namespace, "g", epoch: nil, name: "", to: &output)
+    }
+
+    /// ``value(_:epoch:name:)`` as a RESP bulk string, appended to `output` with no key array made.
+    func appendValueBulk(_ namespace: SecondLevelNamespace, epoch: String, name: String, to output: inout [UInt8]) {
+        appendBulk(namespace, "v:", epoch: epoch, name: name, to: &output)
+    }
+
+    /// `<prefix>{<ns>}<marker>`, then `epoch` and `:` when there is one, then `name`: as ``key(_:_:_:)`` names it.
+    private func appendBulk(
+        _ namespace: SecondLevelNamespace, _ marker: StaticString, epoch: String?, name: String,
+        to output: inout [UInt8]
+    ) {
+        let markerBytes = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
+        let separator = epoch == nil ? 0 : 1
+        let length =
+            prefix.utf8.count + namespace.name.utf8.count + 2 + markerBytes.count + (epoch?.utf8.count ?? 0) + separator
+            + name.utf8.count
+        RedisRESPFormat.appendHeader(UInt8(ascii: "$"), length, to: &output)
+        output.append(contentsOf: prefix.utf8)
+        output.append(UInt8(ascii: "{"))
+        output.append(contentsOf: namespace.name.utf8)
+        output.append(UInt8(ascii: "}"))
+        output.append(contentsOf: markerBytes)
+        if let epoch {
+            output.append(contentsOf: epoch.utf8)
+            output.append(UInt8(ascii: ":"))
+        }
+        output.append(contentsOf: name.utf8)
+        RedisRESPFormat.appendLineEnd(to: &output)
+    }
+
     /// `…{<ns>}p:<clear>`: the values one tag clear is deleting.
     func pending(_ namespace: SecondLevelNamespace, clear: String) -> [UInt8] {
         key(namespace, "p:", clear)

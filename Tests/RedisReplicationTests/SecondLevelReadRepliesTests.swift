@@ -92,4 +92,46 @@ struct SecondLevelReadRepliesTests {
             Self.read([.array([Self.text("3"), .null])]).0 == .miss(generation: SecondLevelGeneration(token: "4.3")))
         #expect(Self.read([.error("NOSCRIPT No matching script.")]).0 == .unavailable(.error))
     }
+
+    @Test("a read's commands written straight as RESP are the bytes its arguments format to, on one server and a cluster")
+    func readWrittenInPlace() {
+        let hashes = ScriptHashes(
+            read: Array("0123456789abcdef0123456789abcdef01234567".utf8), write: [], clearNamespace: [], takeTags: [],
+            takeTagsCurrentEpoch: [], moveEpoch: [])
+        // Lengths of one, two and three digits, an empty name, and bytes beyond ASCII.
+        let prefixes = ["p:", "ucache:\(String(repeating: "x", count: 120)):", "préfixe:"]
+        let keys = [
+            SecondLevelKey(namespace: SecondLevelNamespace("ns"), name: "n"),
+            SecondLevelKey(namespace: SecondLevelNamespace("a1b2c3d4e5f6"), name: String(repeating: "N", count: 22)),
+            SecondLevelKey(namespace: SecondLevelNamespace(""), name: ""),
+        ]
+        for prefix in prefixes {
+            for readsEpochKey in [true, false] {
+                let commands = RedisSecondLevelCommands(
+                    keys: RedisSecondLevelKeys(prefix: prefix), hashes: hashes, maxTimeToLive: .seconds(60),
+                    readsEpochKey: readsEpochKey)
+                for key in keys {
+                    for epoch in ["", "0", "17", "123456789012"] {
+                        var formatted: [UInt8] = []
+                        for command in commands.read(key, epoch: epoch) {
+                            RedisRESPFormat.appendCommand(command.arguments, to: &formatted)
+                        }
+                        var written: [UInt8] = Array("already there".utf8)
+                        commands.appendRead(key, epoch: epoch, to: &written)
+                        #expect(written == Array("already there".utf8) + formatted, "\(prefix) \(key) \(epoch)")
+                    }
+                }
+            }
+        }
+        // The form itself, for the shortest case: what hiredis's redisFormatCommandArgv writes.
+        let commands = RedisSecondLevelCommands(
+            keys: RedisSecondLevelKeys(prefix: "p:"), hashes: hashes, maxTimeToLive: .seconds(60),
+            readsEpochKey: true)
+        var written: [UInt8] = []
+        commands.appendRead(SecondLevelKey(namespace: SecondLevelNamespace("ns"), name: "n"), epoch: "4", to: &written)
+        let expected =
+            "*2\r\n$3\r\nGET\r\n$3\r\np:e\r\n*2\r\n$3\r\nGET\r\n$7\r\np:{ns}g\r\n"
+            + "*4\r\n$5\r\nHMGET\r\n$11\r\np:{ns}v:4:n\r\n$1\r\ng\r\n$1\r\nd\r\n"
+        #expect(String(decoding: written, as: UTF8.self) == expected)
+    }
 }

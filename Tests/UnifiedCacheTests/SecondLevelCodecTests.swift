@@ -103,6 +103,26 @@ struct SecondLevelCodecTests {
         #expect(SecondLevelEntryCodec.decode(inexact) == nil)
     }
 
+    @Test("a string of other scripts round-trips; one that is not UTF-8 makes the value unreadable")
+    func stringsBeyondASCII() throws {
+        var entry = Self.entry
+        entry.metadata.domains = ["balances", "comptes-épargne"]
+        entry.metadata.validators = CacheValidators(etag: "\"é🙂\"", lastModified: nil)
+        let bytes = SecondLevelEntryCodec.encode(entry)
+        #expect(SecondLevelEntryCodec.decode(bytes) == entry)
+
+        // "é" is C3 A9: a lone continuation byte in its place (the length kept) is not UTF-8.
+        let accent = try #require(bytes.firstRange(of: Array("é".utf8)))
+        var broken = bytes
+        broken[accent.lowerBound] = 0xA9
+        #expect(SecondLevelEntryCodec.decode(broken) == nil)
+        // The same in an ASCII string: a byte above 0x7F alone is refused, never decoded with a replacement.
+        let balances = try #require(bytes.firstRange(of: Array("balances".utf8)))
+        var high = bytes
+        high[balances.lowerBound] = 0xE2
+        #expect(SecondLevelEntryCodec.decode(high) == nil)
+    }
+
     @Test("a huge declared length is refused without allocating it")
     func hugeDeclaredLength() {
         var bytes = SecondLevelEntryCodec.encode(Self.entry)

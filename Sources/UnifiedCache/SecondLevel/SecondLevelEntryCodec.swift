@@ -182,9 +182,15 @@ struct ByteReader {
     mutating func uint16() -> UInt16? { bigEndian(width: 2).map { UInt16(truncatingIfNeeded: $0) } }
     mutating func uint32() -> UInt32? { bigEndian(width: 4).map { UInt32(truncatingIfNeeded: $0) } }
     mutating func double() -> Double? { bigEndian(width: 8).map { Double(bitPattern: $0) } }
+    /// A string of valid UTF-8 only (a decoded value re-encodes to its own bytes). ASCII, what names, domains, tags
+    /// and validators almost always are, needs no validation: `String(decoding:)` is specialized where
+    /// `String(validating:)` looks up generic metadata on every call, and every L2 hit reads several strings.
     mutating func string() -> String? {
         guard let length = uint32(), let raw = bytes(Int(length)) else { return nil }
-        return String(validating: raw, as: UTF8.self)
+        return raw.withUnsafeBufferPointer { buffer in
+            buffer.allSatisfy { $0 < 0x80 }
+                ? String(decoding: buffer, as: UTF8.self) : String(validating: buffer, as: UTF8.self)
+        }
     }
     mutating func optionalString() -> String?? {
         switch byte() {
