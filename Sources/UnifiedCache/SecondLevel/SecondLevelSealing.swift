@@ -74,7 +74,22 @@ package final class SecondLevelSealing: Sendable {
 
     private let ring: FleetKeyRing
     private let sender: Mutex<Sender>
-    private let openers = Mutex<[[UInt8]: AES256GCMKey]>([:])
+    private let openers = Mutex<[OpenerID: AES256GCMKey]>([:])
+
+    /// Which sender key opens a value: its ring key's id and sender id, read from the header in place (every L2
+    /// hit looks one up; arrays of them cost three allocations and a byte-wise hash).
+    private struct OpenerID: Hashable {
+        var keyID: UInt32
+        var senderHigh: UInt64
+        var senderLow: UInt64
+
+        /// `value` is at least a header long.
+        init(_ value: UnsafeRawBufferPointer) {
+            keyID = value.loadUnaligned(fromByteOffset: 5, as: UInt32.self)
+            senderHigh = value.loadUnaligned(fromByteOffset: 9, as: UInt64.self)
+            senderLow = value.loadUnaligned(fromByteOffset: 17, as: UInt64.self)
+        }
+    }
 
     package convenience init(secret: SecondLevelSecret) {
         self.init(ring: secret.ring)
@@ -117,12 +132,10 @@ package final class SecondLevelSealing: Sendable {
         guard value.count >= Self.overhead, value.starts(with: Self.magic), value[4] == Self.version else {
             return .failure(.format)
         }
-        let keyID = Array(value[5..<9])
-        let senderID = Array(value[9..<25])
-        guard let master = ring.key(id: keyID) else { return .failure(.unauthentic) }
-        let cacheKey = keyID + senderID
+        guard let master = ring.key(id: value[5..<9]) else { return .failure(.unauthentic) }
+        let cacheKey = value.withUnsafeBytes { OpenerID($0) }
         let cached = openers.withLock { $0[cacheKey] }
-        let key = cached ?? Self.key(master, sender: senderID)
+        let key = cached ?? Self.key(master, sender: Array(value[9..<25]))
         let associatedData = Self.associatedData(value[..<Self.headerLength], binding)
         // Opened in place: the nonce (four zero bytes, then the header's counter) on the stack, no generic walk.
         let opened = value.withUnsafeBytes { value in
@@ -164,18 +177,27 @@ package final class SecondLevelSealing: Sendable {
     }
 
     static func associatedData(_ header: some Collection<UInt8>, _ binding: Binding) -> [UInt8] {
-        let fields = [binding.keyPrefix, binding.namespace, binding.kind, binding.name, binding.generation]
         var data: [UInt8] = []
-        data.reserveCapacity(header.count + fields.reduce(0) { $0 + 4 + $1.utf8.count })
+        data.reserveCapacity(
+            header.count + 5 * 4 + binding.keyPrefix.utf8.count + binding.namespace.utf8.count
+                + binding.kind.utf8.count + binding.name.utf8.count + binding.generation.utf8.count)
         data.append(contentsOf: header)
-        for field in fields {
-            let count = UInt32(clamping: field.utf8.count)
-            data.append(UInt8(truncatingIfNeeded: count >> 24))
-            data.append(UInt8(truncatingIfNeeded: count >> 16))
-            data.append(UInt8(truncatingIfNeeded: count >> 8))
-            data.append(UInt8(truncatingIfNeeded: count))
-            data.append(contentsOf: field.utf8)
-        }
+        // Field by field, in this order (no array of them: every L2 hit makes this).
+        appendField(binding.keyPrefix, to: &data)
+        appendField(binding.namespace, to: &data)
+        appendField(binding.kind, to: &data)
+        appendField(binding.name, to: &data)
+        appendField(binding.generation, to: &data)
         return data
+    }
+
+    /// A field of the associated data: its 4-byte big-endian length, then its bytes.
+    private static func appendField(_ field: String, to data: inout [UInt8]) {
+        let count = UInt32(clamping: field.utf8.count)
+        data.append(UInt8(truncatingIfNeeded: count >> 24))
+        data.append(UInt8(truncatingIfNeeded: count >> 16))
+        data.append(UInt8(truncatingIfNeeded: count >> 8))
+        data.append(UInt8(truncatingIfNeeded: count))
+        data.append(contentsOf: field.utf8)
     }
 }
