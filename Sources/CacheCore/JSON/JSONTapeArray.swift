@@ -13,10 +13,13 @@ extension Array: JSONTapeArray where Element: Decodable {
         var elements: [Element] = []
         elements.reserveCapacity(count)
         let depth = decoder.pathStack.count
+        let elementsMayBeArrays = Element.self is any JSONTapeArray.Type
         var cursor = token + 1
         for index in 0..<count {
             elements.append(
-                try decoder.decode(Element.self, at: cursor, key: JSONIndexKey(index: index), depth: depth, extra: []))
+                try decoder.decode(
+                    Element.self, at: cursor, key: JSONIndexKey(index: index), depth: depth, extra: [],
+                    mayBeArray: elementsMayBeArrays))
             cursor = Int(decoder.tokens[cursor].end)
         }
         return elements

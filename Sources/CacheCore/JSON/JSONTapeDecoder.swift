@@ -85,8 +85,11 @@ final class JSONTapeDecoder: Decoder {
     /// Decodes `type` from the value at `token`, one key below the path a container at `depth` (plus `extra`) has,
     /// then puts the decoder back (no `depth`: one key below the decoder's own path). The types Foundation's decoder
     /// reads its own way are read that way here.
+    /// `mayBeArray` false: the caller knows `T` is not an array the tape decodes itself (an array's elements, checked
+    /// once for all of them), which spares a conformance lookup per element.
     func decode<T: Decodable>(
-        _ type: T.Type, at token: Int, key: (any CodingKey)?, depth: Int? = nil, extra: [any CodingKey] = []
+        _ type: T.Type, at token: Int, key: (any CodingKey)?, depth: Int? = nil, extra: [any CodingKey] = [],
+        mayBeArray: Bool = true
     ) throws -> T {
         if T.self == Data.self || T.self == URL.self || T.self == Decimal.self {
             return try special(type, at: token)
@@ -111,7 +114,7 @@ final class JSONTapeDecoder: Decoder {
                 pathStack.removeLast()
             }
         }
-        if let array = T.self as? any JSONTapeArray.Type {
+        if mayBeArray, let array = T.self as? any JSONTapeArray.Type {
             return try array.decode(fromTape: self, array: token) as! T
         }
         return try T(from: self)
