@@ -93,7 +93,8 @@ struct SecondLevelReadRepliesTests {
         #expect(Self.read([.error("NOSCRIPT No matching script.")]).0 == .unavailable(.error))
     }
 
-    @Test("a read's commands written straight as RESP are the bytes its arguments format to, on one server and a cluster")
+    @Test(
+        "a read's commands written straight as RESP are the bytes its arguments format to, on one server and a cluster")
     func readWrittenInPlace() {
         let hashes = ScriptHashes(
             read: Array("0123456789abcdef0123456789abcdef01234567".utf8), write: [], clearNamespace: [], takeTags: [],
