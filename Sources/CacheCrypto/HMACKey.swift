@@ -33,16 +33,22 @@ package final class HMACKey: @unchecked Sendable {
 
     /// HMAC-SHA256 of bytes the caller holds in place.
     package func code(bytes message: UnsafeRawBufferPointer) -> [UInt8] {
-        let context = contexts.take()
-        var ok: Int32 = 0
-        let code = [UInt8](unsafeUninitializedCapacity: 32) { out, count in
-            ok = ucs_hmac_sha256_again(
-                context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count, out.baseAddress)
+        [UInt8](unsafeUninitializedCapacity: 32) { out, count in
+            code(bytes: message, into: UnsafeMutableRawBufferPointer(out))
             count = 32
         }
+    }
+
+    /// HMAC-SHA256 of `message` written into the first 32 bytes of `code`: for a caller that keeps only part of
+    /// it, or keeps it on the stack.
+    package func code(bytes message: UnsafeRawBufferPointer, into code: UnsafeMutableRawBufferPointer) {
+        precondition(code.count >= 32, "an HMAC-SHA256 code is 32 bytes")
+        let context = contexts.take()
+        let ok = ucs_hmac_sha256_again(
+            context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+            code.baseAddress?.assumingMemoryBound(to: UInt8.self))
         precondition(ok == 1, "OpenSSL's HMAC-SHA256 failed: libcrypto is unusable")
         contexts.give(context)
-        return code
     }
 
     /// HMAC-SHA256 of a one-shot `message` under `key`.

@@ -1,3 +1,4 @@
+import CacheCrypto
 import Foundation
 import Testing
 
@@ -205,6 +206,24 @@ struct SecondLevelNamesTests {
         #expect(names.tagNames.count == 1)
         let other = names.namespace(of: .shared)
         #expect(names.tag(.domain("balances"), in: other) != expected, "another namespace, another tag")
+    }
+
+    @Test(
+        "a name is base64url of the first 16 bytes of HMAC-SHA256 under the derived naming key, as every release makes it"
+    )
+    func nameFromItsDefinition() throws {
+        let master = Array("l2-secret-for-tests-0123456789-0123".utf8)
+        let secret = try SecondLevelSecret(master)
+        let key = HKDF.key(from: master, salt: [], label: "ucache second level names v2")
+        for parts in [["ns", "rest", "bench.l2.1"], [""], ["", ""], ["é", String(repeating: "k", count: 300)]] {
+            var message = Array("entry".utf8)
+            for part in parts { message += [0] + Array(part.utf8) }
+            let code = HMACKey.code(for: message, key: key).prefix(16)
+            let expected = Data(code).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+            #expect(secret.name("entry", parts) == expected, "\(parts)")
+        }
     }
 
     @Test("kept tag names are bounded: a full set is emptied, and names made again are the same")

@@ -64,18 +64,28 @@ public struct SecondLevelSecret: Sendable {
         name(space, [text])
     }
 
-    /// The name of `parts` joined by zero bytes, with no joined string made first (a name is made on every read).
+    /// The name of `parts` joined by zero bytes. The message and the code live on the stack: a name is made on
+    /// every read, and neither outlives it.
     func name(_ space: String, _ parts: [String]) -> String {
-        var message: [UInt8] = []
         var size = space.utf8.count + parts.count
         for part in parts { size += part.utf8.count }
-        message.reserveCapacity(size)
-        message.append(contentsOf: space.utf8)
-        for part in parts {
-            message.append(0)
-            message.append(contentsOf: part.utf8)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { message in
+            var offset = Self.copy(space, into: message, at: 0)
+            for part in parts {
+                message[offset] = 0
+                offset = Self.copy(part, into: message, at: offset + 1)
+            }
+            return withUnsafeTemporaryAllocation(byteCount: 32, alignment: 1) { code in
+                names.code(bytes: UnsafeRawBufferPointer(message), into: code)
+                return Self.base64URL(UnsafeRawBufferPointer(rebasing: code[..<16]))
+            }
         }
-        return Self.base64URL(names.code(for: message).prefix(16))
+    }
+
+    /// Copies `text`'s UTF-8 into `buffer` from `offset`; returns the offset after it.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        let (_, copied) = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(from: text.utf8)
+        return offset + copied
     }
 
     /// The base64url alphabet, made once (a name is made on every second-level read).
