@@ -109,8 +109,8 @@ final class RedisConnection {
         RedisRESPFormat.appendCommand(arguments, to: &output)
     }
 
-    /// Commands the caller writes as RESP straight into the output buffer (``RedisRESPFormat``), with no argument
-    /// arrays made first: a second-level read's, on every L2 hit.
+    /// Commands the caller writes as RESP straight into the output buffer (``RedisRESPFormat``): a routed command's
+    /// request formatted when it was made, or a second-level read's commands written in place on every L2 hit.
     func append(formatting write: (inout [UInt8]) -> Void) {
         write(&output)
     }

@@ -134,7 +134,7 @@ final class RedisNodeLink {
         guard let connection else { throw RedisReplicationError(.connectionLost, "The node \(node) is not connected.") }
         owed.append(item)
         lastSend = item.sentAt
-        try connection.append(item.command.arguments)
+        connection.append { $0.append(contentsOf: item.command.request) }
     }
 
     /// Owes a reply to a command a caller wrote on the connection while it was lent (see ``RedisSecondLevelLane``).

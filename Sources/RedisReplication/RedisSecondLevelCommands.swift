@@ -1,9 +1,10 @@
 import CacheCore
 import Foundation
 
-/// A command and the slot of its keys (every key of a command is in one slot), for routing on a cluster.
+/// A command as RESP, formatted once when it is made (a command sent again after a redirect or a reconnection is
+/// not formatted again), and the slot of its keys (every key of a command is in one slot), for routing on a cluster.
 struct RedisRoutedCommand {
-    var arguments: [[UInt8]]
+    var request: [UInt8]
     var slot: Int
 
     init(_ arguments: [[UInt8]], key: [UInt8]) {
@@ -11,7 +12,13 @@ struct RedisRoutedCommand {
     }
 
     init(_ arguments: [[UInt8]], slot: Int) {
-        self.arguments = arguments
+        var request: [UInt8] = []
+        RedisRESPFormat.appendCommand(arguments, to: &request)
+        self.init(request: request, slot: slot)
+    }
+
+    init(request: [UInt8], slot: Int) {
+        self.request = request
         self.slot = slot
     }
 }
@@ -37,12 +44,12 @@ struct RedisSecondLevelCommands {
     let maxTimeToLive: [UInt8]
     /// On one server, reads and tag clears read the epoch key themselves; on a cluster they use the store's.
     let readsEpochKey: Bool
-    /// The start of every one-server read (see ``appendRead(_:epoch:to:)``).
-    private let readHead: [UInt8]
+    /// `GET` of the epoch key: every one-server read's first command, formatted once.
+    private let epochGet: [UInt8]
 
     init(keys: RedisSecondLevelKeys, hashes: ScriptHashes, maxTimeToLive: Duration, readsEpochKey: Bool) {
         self.keys = keys
-        readHead = Self.readHead(epochKey: keys.epoch)
+        epochGet = RedisRoutedCommand([Self.get, keys.epoch], key: keys.epoch).request
         self.hashes = hashes
         self.readsEpochKey = readsEpochKey
         self.maxTimeToLive = Array(String(maxTimeToLive.milliseconds).utf8)
@@ -66,46 +73,57 @@ struct RedisSecondLevelCommands {
     /// next read at once and a value written after it is found. On a cluster, one script under the store's epoch:
     /// one command to route and, while a slot moves, to redirect.
     func read(_ key: SecondLevelKey, epoch: String) -> [RedisRoutedCommand] {
-        let generation = keys.generation(key.namespace)
-        let slot = RedisClusterSlot.of(generation)
-        return readArguments(key, generation: generation, epoch: epoch).map { RedisRoutedCommand($0, slot: slot) }
+        let slot = RedisClusterSlot.of(keys.generation(key.namespace))
+        guard readsEpochKey else {
+            return [RedisRoutedCommand(scriptReadArguments(key, epoch: epoch), slot: slot)]
+        }
+        var generationGet: [UInt8] = []
+        appendGenerationGet(key, to: &generationGet)
+        var valueGet: [UInt8] = []
+        appendValueGet(key, epoch: epoch, to: &valueGet)
+        return [
+            RedisRoutedCommand(request: epochGet, slot: slot), RedisRoutedCommand(request: generationGet, slot: slot),
+            RedisRoutedCommand(request: valueGet, slot: slot),
+        ]
     }
 
-    /// The read's commands as RESP, written straight into `output`: the bytes ``read(_:epoch:)``'s arguments
-    /// format to, with no argument arrays made (a lane makes them on every L2 hit). What does not change between
-    /// reads (the epoch key's `GET`, `HMGET` and its fields) is formatted once, in ``readHead`` and ``readTail``.
+    /// The same commands, written one after another straight into `output` (a connection's buffer), with no array
+    /// made for each: a lane writes them on every L2 hit.
     func appendRead(_ key: SecondLevelKey, epoch: String, to output: inout [UInt8]) {
         guard readsEpochKey else {
-            for command in read(key, epoch: epoch) { RedisRESPFormat.appendCommand(command.arguments, to: &output) }
+            RedisRESPFormat.appendCommand(scriptReadArguments(key, epoch: epoch), to: &output)
             return
         }
-        // One growth at most (a connection's buffer keeps its capacity, so usually none): the keys' lengths, their
-        // headers and the fixed parts.
-        let keyBytes = 2 * (keys.prefix.utf8.count + key.namespace.name.utf8.count) + epoch.utf8.count
-        output.reserveCapacity(output.count + readHead.count + keyBytes + key.name.utf8.count + 64)
-        output.append(contentsOf: readHead)
+        output.append(contentsOf: epochGet)
+        appendGenerationGet(key, to: &output)
+        appendValueGet(key, epoch: epoch, to: &output)
+    }
+
+    /// A cluster's read: the script, under the store's epoch.
+    private func scriptReadArguments(_ key: SecondLevelKey, epoch: String) -> [[UInt8]] {
+        [
+            Self.evalsha, hashes.read, Self.twoKeys, keys.generation(key.namespace),
+            keys.value(key.namespace, epoch: epoch, name: key.name),
+        ]
+    }
+
+    /// `GET` of the namespace's generation.
+    private func appendGenerationGet(_ key: SecondLevelKey, to output: inout [UInt8]) {
+        output.append(contentsOf: Self.getHead)
         keys.appendGenerationBulk(key.namespace, to: &output)
+    }
+
+    /// `HMGET` of the value's generation and bytes, its key named under `epoch`.
+    private func appendValueGet(_ key: SecondLevelKey, epoch: String, to output: inout [UInt8]) {
         output.append(contentsOf: Self.hmgetHead)
         keys.appendValueBulk(key.namespace, epoch: epoch, name: key.name, to: &output)
         output.append(contentsOf: Self.hmgetFields)
     }
 
-    /// `GET <epoch key>`, then the array header and name of the generation's `GET`.
-    private static func readHead(epochKey: [UInt8]) -> [UInt8] {
-        var head: [UInt8] = []
-        RedisRESPFormat.appendCommand([get, epochKey], to: &head)
-        RedisRESPFormat.appendHeader(UInt8(ascii: "*"), 2, to: &head)
-        RedisRESPFormat.appendBulk(get, to: &head)
-        return head
-    }
-
-    /// The value's `HMGET` up to its key, and its fields after it.
-    private static let hmgetHead: [UInt8] = {
-        var head: [UInt8] = []
-        RedisRESPFormat.appendHeader(UInt8(ascii: "*"), 4, to: &head)
-        RedisRESPFormat.appendBulk(hmget, to: &head)
-        return head
-    }()
+    /// What never changes between reads, formatted once: the array header and name of a key's `GET` and of the
+    /// value's `HMGET`, and the `HMGET`'s fields after its key.
+    private static let getHead = commandHead(count: 2, name: get)
+    private static let hmgetHead = commandHead(count: 4, name: hmget)
     private static let hmgetFields: [UInt8] = {
         var fields: [UInt8] = []
         RedisRESPFormat.appendBulk(generationField, to: &fields)
@@ -113,15 +131,11 @@ struct RedisSecondLevelCommands {
         return fields
     }()
 
-    private func readArguments(_ key: SecondLevelKey, generation: [UInt8], epoch: String) -> [[[UInt8]]] {
-        let value = keys.value(key.namespace, epoch: epoch, name: key.name)
-        if readsEpochKey {
-            return [
-                [Self.get, keys.epoch], [Self.get, generation],
-                [Self.hmget, value, Self.generationField, Self.dataField],
-            ]
-        }
-        return [[Self.evalsha, hashes.read, Self.twoKeys, generation, value]]
+    private static func commandHead(count: Int, name: [UInt8]) -> [UInt8] {
+        var head: [UInt8] = []
+        RedisRESPFormat.appendHeader(UInt8(ascii: "*"), count, to: &head)
+        RedisRESPFormat.appendBulk(name, to: &head)
+        return head
     }
 
     /// The write, under the epoch and generation of the read its token came from; nil for a token no read of this
@@ -203,7 +217,7 @@ struct RedisSecondLevelCommands {
     }
 
     func readEpoch() -> RedisRoutedCommand {
-        RedisRoutedCommand([Self.get, keys.epoch], key: keys.epoch)
+        RedisRoutedCommand(request: epochGet, slot: RedisClusterSlot.of(keys.epoch))
     }
 
     /// The epoch in a reply of `GET` (absent: 0) or `INCR`; nil for anything else.
@@ -234,9 +248,20 @@ struct RedisSecondLevelCommands {
     /// A read's replies (its parts', then its last) as a hit or a miss, with its generation token; anything else is an
     /// error. `epoch` is the one the read's value key was named under.
     static func readOutcomeAndEpoch(_ replies: [RedisReply], epoch known: String) -> ReadAnswer {
-        switch replies.count {
-        case 1: return (scriptReadOutcome(replies[0], epoch: known), nil, false)
-        case 3: return pipelinedReadOutcome(epoch: replies[0], generation: replies[1], value: replies[2], known)
+        guard let last = replies.last else { return (.unavailable(.error), nil, false) }
+        return readOutcomeAndEpoch(parts: replies.dropLast(), last: last, epoch: known)
+    }
+
+    /// The same, with the read's parts apart from its last reply, as the store's thread holds them (no array made to
+    /// join them).
+    static func readOutcomeAndEpoch(parts: ArraySlice<RedisReply>, last: RedisReply, epoch known: String)
+        -> ReadAnswer
+    {
+        switch parts.count {
+        case 0: return (scriptReadOutcome(last, epoch: known), nil, false)
+        case 2:
+            let first = parts.startIndex
+            return pipelinedReadOutcome(epoch: parts[first], generation: parts[first + 1], value: last, known)
         default: return (.unavailable(.error), nil, false)
         }
     }

@@ -145,23 +145,57 @@ struct RedisSecondLevelKeys {
         epoch = Array("\(prefix)e".utf8)
     }
 
-    /// `<prefix>{<ns>}<marker>` and then `parts` one after another.
-    private func key(_ namespace: SecondLevelNamespace, _ marker: StaticString, _ parts: String...) -> [UInt8] {
+    /// `<prefix>{<ns>}<marker>`, then `epoch` and `:` when there is one, then `name`.
+    private func key(
+        _ namespace: SecondLevelNamespace, _ marker: StaticString, epoch: String? = nil, name: String = ""
+    ) -> [UInt8] {
         var key: [UInt8] = []
-        var size = prefix.utf8.count + namespace.name.utf8.count + 4
-        for part in parts { size += part.utf8.count }
-        key.reserveCapacity(size)
-        key.append(contentsOf: prefix.utf8)
-        key.append(UInt8(ascii: "{"))
-        key.append(contentsOf: namespace.name.utf8)
-        key.append(UInt8(ascii: "}"))
-        key.append(contentsOf: UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount))
-        for part in parts { key.append(contentsOf: part.utf8) }
+        key.reserveCapacity(length(namespace, marker, epoch: epoch, name: name))
+        append(namespace, marker, epoch: epoch, name: name, to: &key)
         return key
+    }
+
+    /// The same key as a RESP bulk string, appended to `output` with no key array made (every read names two).
+    private func appendBulk(
+        _ namespace: SecondLevelNamespace, _ marker: StaticString, epoch: String? = nil, name: String = "",
+        to output: inout [UInt8]
+    ) {
+        RedisRESPFormat.appendHeader(
+            UInt8(ascii: "$"), length(namespace, marker, epoch: epoch, name: name), to: &output)
+        append(namespace, marker, epoch: epoch, name: name, to: &output)
+        RedisRESPFormat.appendLineEnd(to: &output)
+    }
+
+    private func length(_ namespace: SecondLevelNamespace, _ marker: StaticString, epoch: String?, name: String)
+        -> Int
+    {
+        prefix.utf8.count + namespace.name.utf8.count + 2 + marker.utf8CodeUnitCount
+            + (epoch.map { $0.utf8.count + 1 } ?? 0) + name.utf8.count
+    }
+
+    private func append(
+        _ namespace: SecondLevelNamespace, _ marker: StaticString, epoch: String?, name: String,
+        to output: inout [UInt8]
+    ) {
+        output.append(contentsOf: prefix.utf8)
+        output.append(UInt8(ascii: "{"))
+        output.append(contentsOf: namespace.name.utf8)
+        output.append(UInt8(ascii: "}"))
+        output.append(contentsOf: UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount))
+        if let epoch {
+            output.append(contentsOf: epoch.utf8)
+            output.append(UInt8(ascii: ":"))
+        }
+        output.append(contentsOf: name.utf8)
     }
 
     func generation(_ namespace: SecondLevelNamespace) -> [UInt8] {
         key(namespace, "g")
+    }
+
+    /// ``generation(_:)`` as a RESP bulk string.
+    func appendGenerationBulk(_ namespace: SecondLevelNamespace, to output: inout [UInt8]) {
+        appendBulk(namespace, "g", to: &output)
     }
 
     /// `…{<ns>}v:`; a value key is it, the epoch, `:` and the name.
@@ -175,49 +209,20 @@ struct RedisSecondLevelKeys {
     }
 
     func value(_ namespace: SecondLevelNamespace, epoch: String, name: String) -> [UInt8] {
-        key(namespace, "v:", epoch, ":", name)
+        key(namespace, "v:", epoch: epoch, name: name)
     }
 
-    /// ``generation(_:)`` as a RESP bulk string, appended to `output` with no key array made (every read names it).
-    func appendGenerationBulk(_ namespace: SecondLevelNamespace, to output: inout [UInt8]) {
-        appendBulk(namespace, "g", epoch: nil, name: "", to: &output)
-    }
-
-    /// ``value(_:epoch:name:)`` as a RESP bulk string, appended to `output` with no key array made.
+    /// ``value(_:epoch:name:)`` as a RESP bulk string.
     func appendValueBulk(_ namespace: SecondLevelNamespace, epoch: String, name: String, to output: inout [UInt8]) {
         appendBulk(namespace, "v:", epoch: epoch, name: name, to: &output)
     }
 
-    /// `<prefix>{<ns>}<marker>`, then `epoch` and `:` when there is one, then `name`: as ``key(_:_:_:)`` names it.
-    private func appendBulk(
-        _ namespace: SecondLevelNamespace, _ marker: StaticString, epoch: String?, name: String,
-        to output: inout [UInt8]
-    ) {
-        let markerBytes = UnsafeBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
-        let separator = epoch == nil ? 0 : 1
-        let length =
-            prefix.utf8.count + namespace.name.utf8.count + 2 + markerBytes.count + (epoch?.utf8.count ?? 0) + separator
-            + name.utf8.count
-        RedisRESPFormat.appendHeader(UInt8(ascii: "$"), length, to: &output)
-        output.append(contentsOf: prefix.utf8)
-        output.append(UInt8(ascii: "{"))
-        output.append(contentsOf: namespace.name.utf8)
-        output.append(UInt8(ascii: "}"))
-        output.append(contentsOf: markerBytes)
-        if let epoch {
-            output.append(contentsOf: epoch.utf8)
-            output.append(UInt8(ascii: ":"))
-        }
-        output.append(contentsOf: name.utf8)
-        RedisRESPFormat.appendLineEnd(to: &output)
-    }
-
     /// `…{<ns>}p:<clear>`: the values one tag clear is deleting.
     func pending(_ namespace: SecondLevelNamespace, clear: String) -> [UInt8] {
-        key(namespace, "p:", clear)
+        key(namespace, "p:", name: clear)
     }
 
     func tag(_ namespace: SecondLevelNamespace, epoch: String, tag: String) -> [UInt8] {
-        key(namespace, "t:", epoch, ":", tag)
+        key(namespace, "t:", epoch: epoch, name: tag)
     }
 }

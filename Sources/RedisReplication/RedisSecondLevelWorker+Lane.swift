@@ -4,7 +4,7 @@ import CacheCore
 extension RedisSecondLevelWorker {
     /// Stands for the command of a read a caller sent: its reply is settled by the owed entry alone (one server
     /// redirects nothing).
-    private static let sentByCaller = RedisRoutedCommand([], key: [])
+    private static let sentByCaller = RedisRoutedCommand(request: [], slot: 0)
 
     /// The link callers may write reads on while this thread sleeps: one server's, connected, owing nothing, with
     /// nothing left to write, and no clear waiting to be sent (a clear queued before a read goes out before it).

@@ -193,7 +193,8 @@ extension RedisSecondLevelWorker {
         switch item.what {
         case .read(let id, let sentUnder, let earlier):
             guard var read = reads.removeValue(forKey: id) else { break }  // answered at its deadline already
-            let answer = RedisSecondLevelCommands.readOutcomeAndEpoch(earlier + [reply], epoch: sentUnder)
+            let answer = RedisSecondLevelCommands.readOutcomeAndEpoch(
+                parts: earlier[...], last: reply, epoch: sentUnder)
             if let named = answer.named {
                 epoch = named  // one server: the epoch key's value as the read found it
             }

@@ -113,13 +113,26 @@ struct SecondLevelReadRepliesTests {
                     readsEpochKey: readsEpochKey)
                 for key in keys {
                     for epoch in ["", "0", "17", "123456789012"] {
+                        // The arguments as the key layout names them, formatted by the generic formatter.
+                        let namespaced = prefix + "{" + key.namespace.name + "}"
+                        let generation = Array((namespaced + "g").utf8)
+                        let value = Array((namespaced + "v:" + epoch + ":" + key.name).utf8)
+                        let arguments: [[[UInt8]]] =
+                            readsEpochKey
+                            ? [
+                                [Array("GET".utf8), Array((prefix + "e").utf8)], [Array("GET".utf8), generation],
+                                [Array("HMGET".utf8), value, Array("g".utf8), Array("d".utf8)],
+                            ]
+                            : [[Array("EVALSHA".utf8), hashes.read, Array("2".utf8), generation, value]]
                         var formatted: [UInt8] = []
-                        for command in commands.read(key, epoch: epoch) {
-                            RedisRESPFormat.appendCommand(command.arguments, to: &formatted)
-                        }
+                        for command in arguments { RedisRESPFormat.appendCommand(command, to: &formatted) }
                         var written: [UInt8] = Array("already there".utf8)
                         commands.appendRead(key, epoch: epoch, to: &written)
                         #expect(written == Array("already there".utf8) + formatted, "\(prefix) \(key) \(epoch)")
+                        // The store's thread sends the same commands one by one, each owed its own reply.
+                        let sent = commands.read(key, epoch: epoch)
+                        #expect(sent.count == arguments.count)
+                        #expect(sent.flatMap(\.request) == formatted)
                     }
                 }
             }
